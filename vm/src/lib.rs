@@ -1,0 +1,1 @@
+//! The cs-lite virtual machine: compiler, bytecode, interpreter and runtime.

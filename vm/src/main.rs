@@ -1,0 +1,2 @@
+//! The `vm` command.
+fn main() {}
