@@ -1,1 +1,6 @@
 //! The cs-lite virtual machine: compiler, bytecode, interpreter and runtime.
+
+pub mod bytecode;
+pub mod interp;
+pub mod metadata;
+pub mod runtime;

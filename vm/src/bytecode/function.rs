@@ -1,0 +1,81 @@
+//! A compiled function: its instructions, constant pool, exception-handler table, jump
+//! tables, and the side table of source spans consulted only when something goes wrong.
+
+use super::opcode::{Op, Reg, Target};
+use crate::metadata::{Constant, FileId, MethodId, TypeId};
+use crate::runtime::value::Value;
+use grammar::span::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FunctionId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandlerKind {
+    /// `catch (T e)`: taken when the exception is a `T`.
+    Catch(TypeId),
+    /// `catch (T e) when (...)`: jumps to the filter code, which ends in a conditional jump
+    /// to the catch body or an `EndFinally`-style rethrow of `reg`.
+    Filter(TypeId),
+    /// `finally`: entered with the exception in `reg`; the block ends with `EndFinally`.
+    Finally,
+}
+
+/// One protected region. Handlers are listed innermost first; the interpreter takes the
+/// first one whose range covers the faulting instruction and whose kind matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handler {
+    /// First instruction of the protected range.
+    pub start: Target,
+    /// One past the last instruction of the protected range.
+    pub end: Target,
+    pub kind: HandlerKind,
+    /// Where the handler code starts.
+    pub entry: Target,
+    /// The register that receives the exception.
+    pub reg: Reg,
+}
+
+/// A constant-pool entry as the compiler writes it; the loader turns it into a [`Value`]
+/// (allocating strings on the heap once).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PoolEntry {
+    Value(Value),
+    Constant(Constant),
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub method: MethodId,
+    /// A readable name for listings and traces (`Program.Main`, `<Main>b__0_0`).
+    pub name: String,
+    pub code: Vec<Op>,
+    /// The constant pool after loading (strings are heap references, pinned by the VM).
+    pub consts: Vec<Value>,
+    /// The constant pool as compiled (kept for the disassembler).
+    pub pool: Vec<PoolEntry>,
+    pub num_regs: u16,
+    /// Registers that hold arguments (receiver, parameters, hidden generic context).
+    pub num_args: u16,
+    pub handlers: Vec<Handler>,
+    /// Jump tables for `Switch` (index = value - low) and `EndFinally` (index = k).
+    pub tables: Vec<JumpTable>,
+    /// `(first instruction, span)` pairs, sorted by instruction: the span of instruction
+    /// `pc` is that of the last entry at or before `pc`.
+    pub spans: Vec<(u32, Span)>,
+    pub file: FileId,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JumpTable {
+    pub low: i64,
+    pub targets: Vec<Target>,
+}
+
+impl Function {
+    /// The source span of the instruction at `pc` (cold path: errors and stack traces).
+    #[cold]
+    pub fn span_at(&self, pc: u32) -> Option<Span> {
+        let i = self.spans.partition_point(|&(start, _)| start <= pc);
+        i.checked_sub(1).map(|i| self.spans[i].1)
+    }
+}

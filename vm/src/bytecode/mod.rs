@@ -1,0 +1,7 @@
+//! Bytecode: the instruction set, compiled functions, and the disassembler.
+
+pub mod function;
+pub mod opcode;
+
+pub use function::{Function, FunctionId, Handler, HandlerKind, JumpTable, PoolEntry};
+pub use opcode::{ConstIdx, NumKind, Op, Reg, Target};

@@ -1,0 +1,313 @@
+//! The instruction set: one enum, the single source of truth for the compiler, the
+//! disassembler and the interpreter.
+//!
+//! The machine is register based. Every function has a window of `num_regs` registers;
+//! `r0..` hold `this` (instance methods), the parameters, a hidden generic context (generic
+//! code only), then locals and temporaries. Each variant documents its register effect in
+//! the form `dst <- ...` and what it can throw. Operand types are newtypes so a register
+//! cannot be passed where a jump target is expected.
+
+use crate::metadata::{FieldId, MethodId, TypeDefId, TypeId};
+use crate::runtime::native::NativeId;
+
+/// A register, relative to the current frame's window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg(pub u16);
+
+/// An instruction index inside the current function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Target(pub u32);
+
+/// An index into the function's constant pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstIdx(pub u32);
+
+impl ConstIdx {
+    /// "No constant" (e.g. no format string).
+    pub const NONE: ConstIdx = ConstIdx(u32::MAX);
+}
+
+/// A numeric type, as the target of a conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumKind {
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    Char,
+    F32,
+    F64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    // ---- constants and moves -------------------------------------------------------------
+    /// `dst <- src`.
+    Move { dst: Reg, src: Reg },
+    /// `dst <- null`.
+    LoadNull { dst: Reg },
+    /// `dst <- value`.
+    LoadBool { dst: Reg, value: bool },
+    /// `dst <- value` (an `int`).
+    LoadI32 { dst: Reg, value: i32 },
+    /// `dst <- consts[index]` (longs, doubles, strings, decimals...).
+    LoadConst { dst: Reg, index: ConstIdx },
+    /// `dst <- ty` as a run-time type handle (for hidden generic arguments).
+    LoadType { dst: Reg, ty: TypeId },
+    /// `dst <- open` with its type parameters replaced from the generic context in `ctx`.
+    ResolveType { dst: Reg, open: TypeId, ctx: Reg },
+    /// `dst <-` the generic context of an instance method of the generic type `def`: the
+    /// class arguments come from the run-time type of `this`; if `dst` already holds a
+    /// context (a generic method's hidden argument), its method arguments are kept.
+    ContextFromThis { dst: Reg, this: Reg, def: TypeDefId },
+    /// `dst <-` the generic context for calling a generic method: the class arguments of
+    /// the context or class type in `class_ctx` (none if it holds `null`) and the `count`
+    /// method type arguments held in `args..args+count`.
+    MakeContext { dst: Reg, class_ctx: Reg, args: Reg, count: u16 },
+
+    // ---- arithmetic (both operands have the same numeric type) ---------------------------
+    /// `dst <- a + b`, wrapping for integers. Strings are concatenated by `Concat`.
+    Add { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a - b`, wrapping.
+    Sub { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a * b`, wrapping.
+    Mul { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a / b`. Throws `DivideByZeroException` (integer `b == 0`) and
+    /// `OverflowException` (`MinValue / -1`).
+    Div { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a % b`. Throws like `Div`.
+    Rem { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a + b`. Throws `OverflowException` on integer overflow (`checked`).
+    AddChecked { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a - b`. Throws `OverflowException` on integer overflow.
+    SubChecked { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a * b`. Throws `OverflowException` on integer overflow.
+    MulChecked { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- -src`, wrapping.
+    Neg { dst: Reg, src: Reg },
+    /// `dst <- -src`. Throws `OverflowException` for `MinValue`.
+    NegChecked { dst: Reg, src: Reg },
+    /// `dst <- src + imm` on an `int` (loop counters, `i++`), wrapping.
+    AddI32Imm { dst: Reg, src: Reg, imm: i16 },
+    /// `dst <- a & b` (integers and bools).
+    BitAnd { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a | b` (integers and bools).
+    BitOr { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a ^ b` (integers and bools).
+    BitXor { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- ~src`.
+    BitNot { dst: Reg, src: Reg },
+    /// `dst <- a << b` (count masked to the operand width, as C#).
+    Shl { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a >> b` (arithmetic for signed, logical for unsigned operands).
+    Shr { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a >>> b` (always logical).
+    UShr { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- !src` (bool).
+    Not { dst: Reg, src: Reg },
+
+    // ---- comparisons: `dst <- bool` ----------------------------------------------------
+    /// `dst <- a == b`: numbers by value, references by identity, `null == null`.
+    Eq { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a != b`.
+    Ne { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a < b` (numbers; false if either is NaN).
+    Lt { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a <= b`.
+    Le { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a > b`.
+    Gt { dst: Reg, a: Reg, b: Reg },
+    /// `dst <- a >= b`.
+    Ge { dst: Reg, a: Reg, b: Reg },
+
+    // ---- conversions ---------------------------------------------------------------------
+    /// `dst <- (to)src`, unchecked (wraps integers; float → integer saturates as .NET 9+).
+    Convert { dst: Reg, src: Reg, to: NumKind },
+    /// `dst <- checked((to)src)`. Throws `OverflowException` when out of range.
+    ConvertChecked { dst: Reg, src: Reg, to: NumKind },
+
+    // ---- control flow --------------------------------------------------------------------
+    /// `pc <- target`.
+    Jump { target: Target },
+    /// `if cond { pc <- target }`.
+    JumpIfTrue { cond: Reg, target: Target },
+    /// `if !cond { pc <- target }`.
+    JumpIfFalse { cond: Reg, target: Target },
+    /// `if src == null { pc <- target }`.
+    JumpIfNull { src: Reg, target: Target },
+    /// `if src != null { pc <- target }`.
+    JumpIfNotNull { src: Reg, target: Target },
+    /// `if a < b { pc <- target }` (fused compare-and-branch, as `Lt`).
+    JumpIfLt { a: Reg, b: Reg, target: Target },
+    /// `if a <= b { pc <- target }`.
+    JumpIfLe { a: Reg, b: Reg, target: Target },
+    /// `if a > b { pc <- target }`.
+    JumpIfGt { a: Reg, b: Reg, target: Target },
+    /// `if a >= b { pc <- target }`.
+    JumpIfGe { a: Reg, b: Reg, target: Target },
+    /// `if a == b { pc <- target }` (as `Eq`).
+    JumpIfEq { a: Reg, b: Reg, target: Target },
+    /// `if a != b { pc <- target }`.
+    JumpIfNe { a: Reg, b: Reg, target: Target },
+    /// `pc <- tables[table][src - low]`, or fall through when out of range.
+    Switch { src: Reg, table: u32 },
+
+    // ---- objects -------------------------------------------------------------------------
+    /// `dst <-` a new instance of class or struct `ty` with default field values
+    /// (the constructor is called separately).
+    New { dst: Reg, ty: TypeId },
+    /// `dst <-` a new instance of the run-time type held in `ty`.
+    NewDyn { dst: Reg, ty: Reg },
+    /// `dst <- obj.fields[slot]`. Throws `NullReferenceException`.
+    LoadField { dst: Reg, obj: Reg, slot: u16 },
+    /// `obj.fields[slot] <- src`. Throws `NullReferenceException`.
+    StoreField { obj: Reg, slot: u16, src: Reg },
+    /// `dst <- ` static `field` of `ty` (runs the static constructor first if needed).
+    LoadStatic { dst: Reg, ty: TypeId, field: FieldId },
+    /// Static `field` of `ty` `<- src` (runs the static constructor first if needed).
+    StoreStatic { ty: TypeId, field: FieldId, src: Reg },
+    /// `dst <-` static `field` of the run-time type in `ty` (generic types).
+    LoadStaticDyn { dst: Reg, ty: Reg, field: FieldId },
+    /// Static `field` of the run-time type in `ty` `<- src`.
+    StoreStaticDyn { ty: Reg, field: FieldId, src: Reg },
+    /// `dst <-` a copy of the struct in `src`; any other value is moved unchanged (so
+    /// generic code can copy a `T` without knowing whether it is a struct).
+    CopyStruct { dst: Reg, src: Reg },
+    /// Runs the static constructor of `ty` if it has not run (before a static method call).
+    InitType { ty: TypeId },
+
+    // ---- arrays --------------------------------------------------------------------------
+    /// `dst <- new elem[len]` where `ty` is the array type. Throws `OverflowException`
+    /// for a negative length.
+    NewArray { dst: Reg, ty: TypeId, len: Reg },
+    /// As `NewArray` with the array type taken from a register.
+    NewArrayDyn { dst: Reg, ty: Reg, len: Reg },
+    /// `dst <-` a new multi-dimensional array of type `ty` with `rank` lengths in
+    /// `dims..dims+rank`.
+    NewArrayMulti { dst: Reg, ty: TypeId, dims: Reg },
+    /// `dst <- arr[index]`. Throws `NullReferenceException`, `IndexOutOfRangeException`.
+    LoadElem { dst: Reg, arr: Reg, index: Reg },
+    /// `arr[index] <- src`. Throws like `LoadElem`, and `ArrayTypeMismatchException`.
+    StoreElem { arr: Reg, index: Reg, src: Reg },
+    /// `dst <- arr[i0, i1, ...]` with the indexes in `indexes..indexes+rank`.
+    LoadElemMulti { dst: Reg, arr: Reg, indexes: Reg },
+    /// `arr[i0, i1, ...] <- src`.
+    StoreElemMulti { arr: Reg, indexes: Reg, src: Reg },
+    /// `dst <- arr.Length` (an `int`). Throws `NullReferenceException`.
+    ArrayLength { dst: Reg, arr: Reg },
+
+    // ---- strings -------------------------------------------------------------------------
+    /// `dst <-` the concatenation of the `count` strings in `first..first+count` (`null`
+    /// counts as empty).
+    Concat { dst: Reg, first: Reg, count: u16 },
+    /// `dst <- src.ToString(format)` for a primitive, enum or string value, using the current
+    /// culture; `format` is a constant string, or `ConstIdx::NONE` for the default format.
+    FormatValue { dst: Reg, src: Reg, format: ConstIdx },
+
+    // ---- calls ---------------------------------------------------------------------------
+    /// Calls `method` non-virtually. Arguments (receiver first) are in `base..`; the callee's
+    /// frame starts at `base`. `dst <-` the return value.
+    Call { method: MethodId, base: Reg, dst: Reg },
+    /// Calls `method` virtually: through the vtable of the receiver in `base`, or through its
+    /// interface map for interface methods. Throws `NullReferenceException`.
+    CallVirt { method: MethodId, base: Reg, dst: Reg },
+    /// Calls a Rust intrinsic with `argc` arguments in `base..`. `dst <-` its result.
+    CallNative { native: NativeId, base: Reg, argc: u8, dst: Reg },
+    /// Invokes the delegate in `base` with the arguments in `base+1..`. `dst <-` the result.
+    /// Throws `NullReferenceException`.
+    CallDelegate { base: Reg, dst: Reg },
+    /// Returns `src` to the caller.
+    Return { src: Reg },
+    /// Returns from a `void` method.
+    ReturnVoid,
+
+    // ---- delegates -----------------------------------------------------------------------
+    /// `dst <-` a delegate of type `ty` calling `method` on the target that `dst` holds
+    /// before the instruction (`null` for a static method).
+    NewDelegate { dst: Reg, ty: TypeId, method: MethodId },
+    /// As `NewDelegate`, but `method` is resolved virtually on the target first.
+    /// Throws `NullReferenceException` for a `null` target.
+    NewDelegateVirt { dst: Reg, ty: TypeId, method: MethodId },
+
+    // ---- type tests and boxing -----------------------------------------------------------
+    /// `dst <- src is ty` (a bool).
+    TypeTest { dst: Reg, src: Reg, ty: TypeId },
+    /// `dst <- src is <type in ty>`.
+    TypeTestDyn { dst: Reg, src: Reg, ty: Reg },
+    /// `dst <- src as ty` (`null` when the test fails).
+    IsInst { dst: Reg, src: Reg, ty: TypeId },
+    /// `dst <- (ty)src`. Throws `InvalidCastException` (and `NullReferenceException` when
+    /// unboxing `null` to a value type).
+    CastClass { dst: Reg, src: Reg, ty: TypeId },
+    /// `dst <- (<type in ty>)src`.
+    CastClassDyn { dst: Reg, src: Reg, ty: Reg },
+    /// `dst <- (object)src` where `src` has value type `ty`: tags an enum, copies a struct.
+    Box { dst: Reg, src: Reg, ty: TypeId },
+    /// As `Box`, for a type parameter whose run-time type is in `ty`.
+    BoxDyn { dst: Reg, src: Reg, ty: Reg },
+    /// `dst <- (ty)src` where `ty` is a value type: checks the type, strips an enum tag,
+    /// copies a struct. Throws `InvalidCastException`, `NullReferenceException`.
+    Unbox { dst: Reg, src: Reg, ty: TypeId },
+    /// `dst <- default(<type in ty>)` (a zero, `null`, or a new default struct).
+    DefaultDyn { dst: Reg, ty: Reg },
+
+    // ---- exceptions ----------------------------------------------------------------------
+    /// Throws the exception in `src` (starting a new stack trace). `null` throws
+    /// `NullReferenceException`.
+    Throw { src: Reg },
+    /// Rethrows the exception in `src`, keeping its stack trace (`throw;`).
+    Rethrow { src: Reg },
+    /// Ends a `finally` block: `pending` holds `null` (fall through), an `int` k (jump to
+    /// `tables[table][k]`) or an exception (rethrow it).
+    EndFinally { pending: Reg, table: u32 },
+}
+
+impl Op {
+    /// The jump targets of this instruction (for the disassembler and verifier).
+    pub fn jump_target(&self) -> Option<Target> {
+        match *self {
+            Op::Jump { target }
+            | Op::JumpIfTrue { target, .. }
+            | Op::JumpIfFalse { target, .. }
+            | Op::JumpIfNull { target, .. }
+            | Op::JumpIfNotNull { target, .. }
+            | Op::JumpIfLt { target, .. }
+            | Op::JumpIfLe { target, .. }
+            | Op::JumpIfGt { target, .. }
+            | Op::JumpIfGe { target, .. }
+            | Op::JumpIfEq { target, .. }
+            | Op::JumpIfNe { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// Mutable access to the jump target, for back-patching.
+    pub fn jump_target_mut(&mut self) -> Option<&mut Target> {
+        match self {
+            Op::Jump { target }
+            | Op::JumpIfTrue { target, .. }
+            | Op::JumpIfFalse { target, .. }
+            | Op::JumpIfNull { target, .. }
+            | Op::JumpIfNotNull { target, .. }
+            | Op::JumpIfLt { target, .. }
+            | Op::JumpIfLe { target, .. }
+            | Op::JumpIfGt { target, .. }
+            | Op::JumpIfGe { target, .. }
+            | Op::JumpIfEq { target, .. }
+            | Op::JumpIfNe { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn op_is_twelve_bytes() {
+        assert!(std::mem::size_of::<super::Op>() <= 12);
+    }
+}

@@ -1,0 +1,274 @@
+//! Calls and returns: pushing frames for bytecode methods, calling intrinsics in place,
+//! virtual and interface dispatch, delegate invocation, and static-constructor triggers.
+
+use super::{Flow, InvokeError};
+use crate::bytecode::Reg;
+use crate::metadata::{MethodBody, MethodId, TypeDefKind, TypeId, TypeKind};
+use crate::runtime::intrinsics::native_fn;
+use crate::runtime::native::{ExceptionKind, NativeId, NativeResult};
+use crate::runtime::object::Obj;
+use crate::runtime::thread::{Frame, FrameKind, MAX_FRAMES};
+use crate::runtime::types::InitState;
+use crate::runtime::value::Value;
+use crate::runtime::Vm;
+
+impl Vm {
+    /// Calls `method` with its arguments at absolute register `base`; the result goes to the
+    /// caller's register `dst`. `call_pc` is the calling instruction (for traces).
+    pub(super) fn call(
+        &mut self,
+        method: MethodId,
+        base: usize,
+        dst: Reg,
+        call_pc: u32,
+    ) -> Result<Flow, InvokeError> {
+        match self.meta.method(method).body {
+            MethodBody::Bytecode(fid) => {
+                if self.thread.frames.len() >= MAX_FRAMES {
+                    return Err(self.stack_overflow());
+                }
+                let nregs = self.functions[fid.0 as usize].num_regs as usize;
+                self.thread.ensure_regs(base + nregs + 1);
+                self.thread.frames.push(Frame {
+                    func: fid,
+                    pc: 0,
+                    base: base as u32,
+                    ret: dst,
+                    kind: FrameKind::Normal,
+                });
+                Ok(Flow::Continue)
+            }
+            MethodBody::Native(n) => {
+                let argc = self.arg_count(method);
+                match self.call_native(n, base, argc) {
+                    Ok(v) => {
+                        self.write_caller_reg(dst, v);
+                        self.maybe_collect();
+                        Ok(Flow::Continue)
+                    }
+                    Err(e) => self.native_failure(e, call_pc),
+                }
+            }
+            MethodBody::None => Err(InvokeError::Fatal(format!(
+                "call to {} which has no body",
+                self.method_display_name(method)
+            ))),
+        }
+    }
+
+    /// Registers a method's callers fill: receiver, parameters, hidden generic context.
+    pub(super) fn arg_count(&self, method: MethodId) -> usize {
+        let m = self.meta.method(method);
+        let generic = !m.type_params.is_empty()
+            || (m.is_static() && !self.meta.type_def(m.owner).type_params.is_empty());
+        m.params.len() + usize::from(!m.is_static()) + usize::from(generic)
+    }
+
+    fn write_caller_reg(&mut self, dst: Reg, v: Value) {
+        if let Some(f) = self.thread.frames.last() {
+            let i = f.base as usize + dst.0 as usize;
+            self.thread.regs[i] = v;
+        }
+    }
+
+    pub(super) fn call_native(&mut self, n: NativeId, base: usize, argc: usize) -> NativeResult {
+        let mut args = [Value::Null; 8];
+        let argc = argc.min(8);
+        self.thread.ensure_regs(base + argc);
+        args[..argc].copy_from_slice(&self.thread.regs[base..base + argc]);
+        native_fn(n)(self, &args[..argc])
+    }
+
+    /// Pops the top frame, delivering `v` to the caller (or to Rust for an entry frame).
+    pub(super) fn return_from_frame(&mut self, v: Value) -> Flow {
+        let Some(frame) = self.thread.frames.pop() else { return Flow::Return(v) };
+        match frame.kind {
+            FrameKind::Entry => Flow::Return(v),
+            FrameKind::StaticCtor(ty) => {
+                self.set_init_state(ty, InitState::Done);
+                Flow::Continue
+            }
+            FrameKind::Normal => {
+                self.write_caller_reg(frame.ret, v);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// The method a virtual or interface call on `receiver` runs (`None` for `null`).
+    pub fn resolve_virtual(&mut self, method: MethodId, receiver: Value) -> Option<MethodId> {
+        let rt = self.type_of(receiver)?;
+        let m = self.meta.method(method);
+        let owner = m.owner;
+        if self.meta.type_def(owner).kind == TypeDefKind::Interface {
+            return self.find_interface_impl(rt, method);
+        }
+        let Some(slot) = m.vtable_slot else { return Some(method) };
+        let def = self.dispatch_def(rt)?;
+        self.meta.type_def(def).vtable.get(slot as usize).copied()
+    }
+
+    /// The definition whose vtable serves a run-time type (arrays use `System.Array`).
+    fn dispatch_def(&self, rt: TypeId) -> Option<crate::metadata::TypeDefId> {
+        match self.meta.types.kind(rt) {
+            TypeKind::Named { def, .. } => Some(*def),
+            TypeKind::Array { .. } => self.meta.types.def_of(self.meta.well_known.array),
+            _ => None,
+        }
+    }
+
+    fn find_interface_impl(&mut self, rt: TypeId, method: MethodId) -> Option<MethodId> {
+        if let TypeKind::Array { .. } = self.meta.types.kind(rt) {
+            return self.array_interface_impl(method);
+        }
+        let mut cur = Some(rt);
+        while let Some(t) = cur {
+            let def = self.meta.types.def_of(t)?;
+            if let Some(&m) = self.meta.type_def(def).interface_map.get(&method) {
+                return Some(m);
+            }
+            cur = self.meta.base_type(t);
+        }
+        None
+    }
+
+    /// Arrays implement `IEnumerable<T>`, `ICollection<T>` and `IList<T>` through the
+    /// methods of `System.SZArrayHelper` with the same name (as CoreLib does).
+    fn array_interface_impl(&self, method: MethodId) -> Option<MethodId> {
+        let name = &self.meta.method(method).name;
+        let helper = self
+            .meta
+            .type_defs
+            .iter()
+            .position(|d| d.name == "SZArrayHelper" && d.namespace == "System")?;
+        self.meta.type_defs[helper]
+            .methods
+            .iter()
+            .copied()
+            .find(|&m| &self.meta.method(m).name == name)
+    }
+
+    /// Invokes the delegate at absolute register `base` (arguments follow it).
+    pub(super) fn call_delegate(
+        &mut self,
+        base: usize,
+        dst: Reg,
+        call_pc: u32,
+    ) -> Result<Flow, InvokeError> {
+        let d = self.thread.regs[base];
+        let (method, target, list) = match d.gc_ref().and_then(|r| self.heap.get(r)) {
+            Some(Obj::Delegate(del)) => (del.method, del.target, del.invocation_list.clone()),
+            _ => {
+                let e = self.new_exception(ExceptionKind::NullReference, None);
+                return self.throw_from_current(e, call_pc, false);
+            }
+        };
+        if let Some(list) = list {
+            return self.call_multicast(&list, base, dst, call_pc);
+        }
+        if self.meta.method(method).is_static() {
+            self.call(method, base + 1, dst, call_pc)
+        } else {
+            self.thread.regs[base] = target;
+            self.call(method, base, dst, call_pc)
+        }
+    }
+
+    /// A combined delegate: the members are called one after the other with the same
+    /// arguments; the last one's result is the call's result. The frames are pushed so the
+    /// first member runs first: each gets its own copy of the arguments, the last member's
+    /// window lowest.
+    fn call_multicast(
+        &mut self,
+        list: &[crate::runtime::heap::GcRef],
+        base: usize,
+        dst: Reg,
+        call_pc: u32,
+    ) -> Result<Flow, InvokeError> {
+        let Some(&first) = list.first() else { return Ok(Flow::Continue) };
+        let method = match self.heap.get(first) {
+            Some(Obj::Delegate(d)) => d.method,
+            _ => return Err(InvokeError::Fatal("bad multicast delegate".into())),
+        };
+        let nargs = self.meta.method(method).params.len();
+        let args: Vec<Value> = self.thread.regs[base + 1..base + 1 + nargs].to_vec();
+        // Each member gets a window of `stride` registers: room for its own frame.
+        let stride = 1 + nargs + self.max_window(list);
+        for (i, &member) in list.iter().enumerate().rev() {
+            let slot = base + (list.len() - 1 - i) * stride;
+            self.thread.ensure_regs(slot + stride + 1);
+            self.thread.regs[slot] = Value::Ref(member);
+            self.thread.regs[slot + 1..slot + 1 + nargs].copy_from_slice(&args);
+            let flow = self.call_delegate(slot, dst, call_pc)?;
+            if !matches!(flow, Flow::Continue) {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn max_window(&self, list: &[crate::runtime::heap::GcRef]) -> usize {
+        list.iter()
+            .filter_map(|&r| match self.heap.get(r) {
+                Some(Obj::Delegate(d)) => Some(d.method),
+                _ => None,
+            })
+            .map(|m| match self.meta.method(m).body {
+                MethodBody::Bytecode(f) => self.functions[f.0 as usize].num_regs as usize,
+                _ => 8,
+            })
+            .max()
+            .unwrap_or(8)
+    }
+
+    /// Whether touching `ty` must first run its static constructor.
+    #[inline]
+    pub(super) fn needs_type_init(&self, ty: TypeId) -> bool {
+        self.init_state(ty) == InitState::NotStarted
+    }
+
+    /// Starts `ty`'s static initialisation. Returns `true` if a static-constructor frame
+    /// was pushed (the current instruction runs again when it returns).
+    pub(super) fn start_type_init(&mut self, ty: TypeId) -> bool {
+        let Some(def) = self.meta.types.def_of(ty) else {
+            self.set_init_state(ty, InitState::Done);
+            return false;
+        };
+        let Some(cctor) = self.meta.type_def(def).static_ctor else {
+            self.set_init_state(ty, InitState::Done);
+            return false;
+        };
+        let MethodBody::Bytecode(fid) = self.meta.method(cctor).body else {
+            self.set_init_state(ty, InitState::Done);
+            return false;
+        };
+        self.set_init_state(ty, InitState::Running);
+        let base = self.free_register_base();
+        let generic = !self.meta.type_def(def).type_params.is_empty();
+        let nregs = self.functions[fid.0 as usize].num_regs as usize;
+        self.thread.ensure_regs(base + nregs + 1);
+        if generic {
+            self.thread.regs[base] = Value::Type(ty);
+        }
+        self.thread.frames.push(Frame {
+            func: fid,
+            pc: 0,
+            base: base as u32,
+            ret: Reg(0),
+            kind: FrameKind::StaticCtor(ty),
+        });
+        true
+    }
+
+    #[cold]
+    fn stack_overflow(&mut self) -> InvokeError {
+        let mut text = String::from("Stack overflow.\n");
+        let frames: Vec<_> = self.thread.frames.iter().rev().take(10).copied().collect();
+        for f in frames {
+            let m = self.functions[f.func.0 as usize].method;
+            text.push_str(&self.frame_line(m, f.pc.saturating_sub(1)));
+            text.push('\n');
+        }
+        InvokeError::Fatal(text)
+    }
+}

@@ -1,0 +1,613 @@
+//! The dispatch loop. It runs the current thread's frames until the entry frame returns,
+//! an exception escapes it, or the program exits. Managed calls push a frame and continue
+//! the loop; they never recurse into Rust.
+
+pub mod arith;
+mod calls;
+mod objects;
+mod unwind;
+
+use crate::bytecode::{Function, Op, Reg};
+use crate::metadata::{MethodBody, MethodId};
+use crate::runtime::native::{ExceptionKind, NativeError};
+use crate::runtime::thread::{Frame, FrameKind};
+use crate::runtime::value::Value;
+use crate::runtime::Vm;
+use arith::ArithError;
+
+/// How an invocation ended other than by returning.
+#[derive(Debug)]
+pub enum InvokeError {
+    /// An exception escaped (the exception object).
+    Exception(Value),
+    /// `Environment.Exit(code)`.
+    Exit(i32),
+    /// A VM invariant broke; the message says which.
+    Fatal(String),
+}
+
+/// What the loop does after an instruction that changes frames or fails.
+enum Flow {
+    /// Reload the top frame and continue.
+    Continue,
+    /// The entry frame returned this value.
+    Return(Value),
+}
+
+impl Vm {
+    /// Calls `method` with `args` (receiver first) and runs it to completion.
+    pub fn invoke(&mut self, method: MethodId, args: &[Value]) -> Result<Value, InvokeError> {
+        let base = self.free_register_base();
+        match self.meta.method(method).body {
+            MethodBody::Bytecode(fid) => {
+                let nregs = self.functions[fid.0 as usize].num_regs as usize;
+                self.thread.ensure_regs(base + nregs.max(args.len()));
+                self.thread.regs[base..base + args.len()].copy_from_slice(args);
+                self.thread.frames.push(Frame {
+                    func: fid,
+                    pc: 0,
+                    base: base as u32,
+                    ret: Reg(0),
+                    kind: FrameKind::Entry,
+                });
+                let depth = self.thread.frames.len();
+                let result = self.execute();
+                debug_assert!(result.is_err() || self.thread.frames.len() == depth - 1);
+                result
+            }
+            MethodBody::Native(n) => {
+                let func = crate::runtime::intrinsics::native_fn(n);
+                match func(self, args) {
+                    Ok(v) => Ok(v),
+                    Err(e) => Err(self.native_error_to_invoke(e)),
+                }
+            }
+            MethodBody::None => Err(InvokeError::Fatal(format!(
+                "method {} has no body",
+                self.meta.method(method).name
+            ))),
+        }
+    }
+
+    fn native_error_to_invoke(&mut self, e: NativeError) -> InvokeError {
+        match e {
+            NativeError::Throw(v) => InvokeError::Exception(v),
+            NativeError::ThrowNew(kind, msg) => {
+                InvokeError::Exception(self.new_exception(kind, Some(&msg)))
+            }
+            NativeError::Exit(c) => InvokeError::Exit(c),
+            NativeError::Fatal(m) => InvokeError::Fatal(m),
+        }
+    }
+
+    /// The first register above every frame's window.
+    fn free_register_base(&self) -> usize {
+        self.thread
+            .frames
+            .last()
+            .map_or(0, |f| f.base as usize + self.functions[f.func.0 as usize].num_regs as usize)
+    }
+
+    /// Runs frames until the innermost `Entry` frame returns.
+    fn execute(&mut self) -> Result<Value, InvokeError> {
+        let functions = self.functions.clone();
+        loop {
+            let Some(&frame) = self.thread.frames.last() else {
+                return Err(InvokeError::Fatal("no frame to run".into()));
+            };
+            let func = &functions[frame.func.0 as usize];
+            match self.run_frame(func, frame) {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Return(v)) => return Ok(v),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Executes instructions of the top frame until it calls, returns or throws.
+    fn run_frame(&mut self, func: &Function, frame: Frame) -> Result<Flow, InvokeError> {
+        let code = &func.code[..];
+        let base = frame.base as usize;
+        let mut pc = frame.pc as usize;
+        macro_rules! r {
+            ($reg:expr) => {
+                self.thread.regs[base + $reg.0 as usize]
+            };
+        }
+        macro_rules! save_pc {
+            () => {
+                if let Some(f) = self.thread.frames.last_mut() {
+                    f.pc = pc as u32;
+                }
+            };
+        }
+        // Throw a C# exception from the current instruction (`pc` is already past it).
+        macro_rules! throw {
+            ($exc:expr) => {{
+                let exc = $exc;
+                save_pc!();
+                return self.throw_from_current(exc, pc as u32 - 1, false);
+            }};
+        }
+        macro_rules! throw_kind {
+            ($kind:expr) => {{
+                let e = self.new_exception($kind, None);
+                throw!(e)
+            }};
+        }
+        macro_rules! arith {
+            ($result:expr) => {
+                match $result {
+                    Ok(v) => v,
+                    Err(ArithError::Throw(kind)) => throw_kind!(kind),
+                    Err(ArithError::BadOperands(what)) => {
+                        return Err(self.bad_operands(func, pc, what));
+                    }
+                }
+            };
+        }
+        macro_rules! cmp {
+            ($a:expr, $b:expr, $pred:expr) => {{
+                let ord = arith!(arith::compare(r!($a), r!($b)).map(|o| o.map_or(false, $pred)).map(Value::Bool));
+                matches!(ord, Value::Bool(true))
+            }};
+        }
+        loop {
+            let Some(&op) = code.get(pc) else {
+                return Err(InvokeError::Fatal(format!("{}: fell off the end of the code", func.name)));
+            };
+            pc += 1;
+            match op {
+                Op::Move { dst, src } => r!(dst) = r!(src),
+                Op::LoadNull { dst } => r!(dst) = Value::Null,
+                Op::LoadBool { dst, value } => r!(dst) = Value::Bool(value),
+                Op::LoadI32 { dst, value } => r!(dst) = Value::I32(value),
+                Op::LoadConst { dst, index } => {
+                    r!(dst) = func.consts.get(index.0 as usize).copied().unwrap_or(Value::Null)
+                }
+                Op::LoadType { dst, ty } => r!(dst) = Value::Type(ty),
+                Op::ResolveType { dst, open, ctx } => {
+                    let v = self.resolve_type(open, r!(ctx));
+                    r!(dst) = v;
+                }
+                Op::ContextFromThis { dst, this, def } => {
+                    let v = self.context_from_this(r!(this), def, r!(dst));
+                    r!(dst) = v;
+                }
+                Op::MakeContext { dst, class_ctx, args, count } => {
+                    let class = r!(class_ctx);
+                    let method_args: Vec<Value> =
+                        (0..count).map(|i| r!(Reg(args.0 + i))).collect();
+                    let v = self.make_context(class, &method_args);
+                    r!(dst) = v;
+                }
+
+                Op::Add { dst, a, b } => r!(dst) = arith!(arith::add(r!(a), r!(b))),
+                Op::Sub { dst, a, b } => r!(dst) = arith!(arith::sub(r!(a), r!(b))),
+                Op::Mul { dst, a, b } => r!(dst) = arith!(arith::mul(r!(a), r!(b))),
+                Op::Div { dst, a, b } => r!(dst) = arith!(arith::div(r!(a), r!(b))),
+                Op::Rem { dst, a, b } => r!(dst) = arith!(arith::rem(r!(a), r!(b))),
+                Op::AddChecked { dst, a, b } => r!(dst) = arith!(arith::add_checked(r!(a), r!(b))),
+                Op::SubChecked { dst, a, b } => r!(dst) = arith!(arith::sub_checked(r!(a), r!(b))),
+                Op::MulChecked { dst, a, b } => r!(dst) = arith!(arith::mul_checked(r!(a), r!(b))),
+                Op::Neg { dst, src } => r!(dst) = arith!(arith::neg(r!(src), false)),
+                Op::NegChecked { dst, src } => r!(dst) = arith!(arith::neg(r!(src), true)),
+                Op::AddI32Imm { dst, src, imm } => match r!(src) {
+                    Value::I32(x) => r!(dst) = Value::I32(x.wrapping_add(imm as i32)),
+                    _ => return Err(self.bad_operands(func, pc, "AddI32Imm")),
+                },
+                Op::BitAnd { dst, a, b } => r!(dst) = arith!(arith::bit_and(r!(a), r!(b))),
+                Op::BitOr { dst, a, b } => r!(dst) = arith!(arith::bit_or(r!(a), r!(b))),
+                Op::BitXor { dst, a, b } => r!(dst) = arith!(arith::bit_xor(r!(a), r!(b))),
+                Op::BitNot { dst, src } => r!(dst) = arith!(arith::bit_not(r!(src))),
+                Op::Shl { dst, a, b } => r!(dst) = arith!(arith::shift(r!(a), r!(b), true, false)),
+                Op::Shr { dst, a, b } => r!(dst) = arith!(arith::shift(r!(a), r!(b), false, false)),
+                Op::UShr { dst, a, b } => r!(dst) = arith!(arith::shift(r!(a), r!(b), false, true)),
+                Op::Not { dst, src } => match r!(src) {
+                    Value::Bool(b) => r!(dst) = Value::Bool(!b),
+                    _ => return Err(self.bad_operands(func, pc, "Not")),
+                },
+
+                Op::Eq { dst, a, b } => r!(dst) = Value::Bool(arith::equal(r!(a), r!(b))),
+                Op::Ne { dst, a, b } => r!(dst) = Value::Bool(!arith::equal(r!(a), r!(b))),
+                Op::Lt { dst, a, b } => r!(dst) = Value::Bool(cmp!(a, b, |o| o.is_lt())),
+                Op::Le { dst, a, b } => r!(dst) = Value::Bool(cmp!(a, b, |o| o.is_le())),
+                Op::Gt { dst, a, b } => r!(dst) = Value::Bool(cmp!(a, b, |o| o.is_gt())),
+                Op::Ge { dst, a, b } => r!(dst) = Value::Bool(cmp!(a, b, |o| o.is_ge())),
+
+                Op::Convert { dst, src, to } => r!(dst) = arith!(arith::convert(r!(src), to, false)),
+                Op::ConvertChecked { dst, src, to } => {
+                    r!(dst) = arith!(arith::convert(r!(src), to, true))
+                }
+
+                Op::Jump { target } => pc = target.0 as usize,
+                Op::JumpIfTrue { cond, target } => {
+                    if matches!(r!(cond), Value::Bool(true)) {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfFalse { cond, target } => {
+                    if matches!(r!(cond), Value::Bool(false)) {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfNull { src, target } => {
+                    if r!(src).is_null() {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfNotNull { src, target } => {
+                    if !r!(src).is_null() {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfLt { a, b, target } => {
+                    let taken = match (r!(a), r!(b)) {
+                        (Value::I32(x), Value::I32(y)) => x < y,
+                        _ => cmp!(a, b, |o| o.is_lt()),
+                    };
+                    if taken {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfLe { a, b, target } => {
+                    if cmp!(a, b, |o| o.is_le()) {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfGt { a, b, target } => {
+                    if cmp!(a, b, |o| o.is_gt()) {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfGe { a, b, target } => {
+                    let taken = match (r!(a), r!(b)) {
+                        (Value::I32(x), Value::I32(y)) => x >= y,
+                        _ => cmp!(a, b, |o| o.is_ge()),
+                    };
+                    if taken {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfEq { a, b, target } => {
+                    if arith::equal(r!(a), r!(b)) {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::JumpIfNe { a, b, target } => {
+                    if !arith::equal(r!(a), r!(b)) {
+                        pc = target.0 as usize;
+                    }
+                }
+                Op::Switch { src, table } => {
+                    if let (Some(v), Some(t)) = (r!(src).as_i64(), func.tables.get(table as usize)) {
+                        let i = v.wrapping_sub(t.low);
+                        if i >= 0 && (i as usize) < t.targets.len() {
+                            pc = t.targets[i as usize].0 as usize;
+                        }
+                    }
+                }
+
+                Op::New { dst, ty } => {
+                    if self.needs_type_init(ty) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(ty) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                    let is_struct = self.meta.is_value_type(ty);
+                    let v = self.new_instance(ty, is_struct);
+                    r!(dst) = v;
+                    self.maybe_collect();
+                }
+                Op::NewDyn { dst, ty } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "NewDyn")) };
+                    let is_struct = self.meta.is_value_type(t);
+                    let v = self.new_instance(t, is_struct);
+                    r!(dst) = v;
+                    self.maybe_collect();
+                }
+                Op::LoadField { dst, obj, slot } => match self.load_field(r!(obj), slot) {
+                    Some(v) => r!(dst) = v,
+                    None => throw_kind!(ExceptionKind::NullReference),
+                },
+                Op::StoreField { obj, slot, src } => {
+                    let v = r!(src);
+                    if !self.store_field(r!(obj), slot, v) {
+                        throw_kind!(ExceptionKind::NullReference);
+                    }
+                }
+                Op::LoadStatic { dst, ty, field } => {
+                    if self.needs_type_init(ty) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(ty) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                    let slot = self.meta.field(field).slot as usize;
+                    r!(dst) = self.statics_mut(ty).get(slot).copied().unwrap_or(Value::Null);
+                }
+                Op::StoreStatic { ty, field, src } => {
+                    if self.needs_type_init(ty) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(ty) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                    let slot = self.meta.field(field).slot as usize;
+                    let v = r!(src);
+                    if let Some(s) = self.statics_mut(ty).get_mut(slot) {
+                        *s = v;
+                    }
+                }
+                Op::LoadStaticDyn { dst, ty, field } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "LoadStaticDyn")) };
+                    if self.needs_type_init(t) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(t) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                    let slot = self.meta.field(field).slot as usize;
+                    r!(dst) = self.statics_mut(t).get(slot).copied().unwrap_or(Value::Null);
+                }
+                Op::StoreStaticDyn { ty, field, src } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "StoreStaticDyn")) };
+                    if self.needs_type_init(t) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(t) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                    let slot = self.meta.field(field).slot as usize;
+                    let v = r!(src);
+                    if let Some(s) = self.statics_mut(t).get_mut(slot) {
+                        *s = v;
+                    }
+                }
+                Op::CopyStruct { dst, src } => {
+                    let v = self.copy_struct(r!(src));
+                    r!(dst) = v;
+                }
+                Op::InitType { ty } => {
+                    if self.needs_type_init(ty) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(ty) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                }
+
+                Op::NewArray { dst, ty, len } => match self.new_array(ty, r!(len)) {
+                    Ok(v) => {
+                        r!(dst) = v;
+                        self.maybe_collect();
+                    }
+                    Err(kind) => throw_kind!(kind),
+                },
+                Op::NewArrayDyn { dst, ty, len } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "NewArrayDyn")) };
+                    match self.new_array(t, r!(len)) {
+                        Ok(v) => {
+                            r!(dst) = v;
+                            self.maybe_collect();
+                        }
+                        Err(kind) => throw_kind!(kind),
+                    }
+                }
+                Op::NewArrayMulti { dst, ty, dims } => {
+                    let rank = self.meta.types.array_elem(ty).map_or(1, |(_, r)| r) as u16;
+                    let lens: Vec<Value> = (0..rank).map(|i| r!(Reg(dims.0 + i))).collect();
+                    match self.new_array_multi(ty, &lens) {
+                        Ok(v) => {
+                            r!(dst) = v;
+                            self.maybe_collect();
+                        }
+                        Err(kind) => throw_kind!(kind),
+                    }
+                }
+                Op::LoadElem { dst, arr, index } => match self.load_elem(r!(arr), r!(index)) {
+                    Ok(v) => r!(dst) = v,
+                    Err(kind) => throw_kind!(kind),
+                },
+                Op::StoreElem { arr, index, src } => {
+                    let v = r!(src);
+                    if let Err(kind) = self.store_elem(r!(arr), r!(index), v) {
+                        throw_kind!(kind);
+                    }
+                }
+                Op::LoadElemMulti { dst, arr, indexes } => {
+                    let a = r!(arr);
+                    let rank = self.array_rank(a);
+                    let idx: Vec<Value> = (0..rank).map(|i| r!(Reg(indexes.0 + i))).collect();
+                    match self.multi_index(a, &idx).and_then(|i| self.load_elem(a, Value::I32(i as i32))) {
+                        Ok(v) => r!(dst) = v,
+                        Err(kind) => throw_kind!(kind),
+                    }
+                }
+                Op::StoreElemMulti { arr, indexes, src } => {
+                    let a = r!(arr);
+                    let v = r!(src);
+                    let rank = self.array_rank(a);
+                    let idx: Vec<Value> = (0..rank).map(|i| r!(Reg(indexes.0 + i))).collect();
+                    if let Err(kind) =
+                        self.multi_index(a, &idx).and_then(|i| self.store_elem(a, Value::I32(i as i32), v))
+                    {
+                        throw_kind!(kind);
+                    }
+                }
+                Op::ArrayLength { dst, arr } => match self.array_length(r!(arr)) {
+                    Some(n) => r!(dst) = Value::I32(n as i32),
+                    None => throw_kind!(ExceptionKind::NullReference),
+                },
+
+                Op::Concat { dst, first, count } => {
+                    let parts: Vec<Value> = (0..count).map(|i| r!(Reg(first.0 + i))).collect();
+                    let v = self.concat(&parts);
+                    r!(dst) = v;
+                    self.maybe_collect();
+                }
+                Op::FormatValue { dst, src, format } => {
+                    let fmt = func.consts.get(format.0 as usize).copied();
+                    match self.format_value(r!(src), fmt) {
+                        Ok(v) => {
+                            r!(dst) = v;
+                            self.maybe_collect();
+                        }
+                        Err(e) => {
+                            save_pc!();
+                            return self.native_failure(e, pc as u32 - 1);
+                        }
+                    }
+                }
+
+                Op::Call { method, base: b, dst } => {
+                    save_pc!();
+                    return self.call(method, base + b.0 as usize, dst, pc as u32 - 1);
+                }
+                Op::CallVirt { method, base: b, dst } => {
+                    let receiver = r!(b);
+                    let Some(target) = self.resolve_virtual(method, receiver) else {
+                        if receiver.is_null() {
+                            throw_kind!(ExceptionKind::NullReference);
+                        }
+                        return Err(InvokeError::Fatal(format!(
+                            "no implementation of {} for the receiver",
+                            self.meta.method(method).name
+                        )));
+                    };
+                    save_pc!();
+                    return self.call(target, base + b.0 as usize, dst, pc as u32 - 1);
+                }
+                Op::CallNative { native, base: b, argc, dst } => {
+                    let start = base + b.0 as usize;
+                    match self.call_native(native, start, argc as usize) {
+                        Ok(v) => {
+                            r!(dst) = v;
+                            self.maybe_collect();
+                        }
+                        Err(e) => {
+                            save_pc!();
+                            return self.native_failure(e, pc as u32 - 1);
+                        }
+                    }
+                }
+                Op::CallDelegate { base: b, dst } => {
+                    save_pc!();
+                    return self.call_delegate(base + b.0 as usize, dst, pc as u32 - 1);
+                }
+                Op::Return { src } => {
+                    let v = r!(src);
+                    return Ok(self.return_from_frame(v));
+                }
+                Op::ReturnVoid => return Ok(self.return_from_frame(Value::Null)),
+
+                Op::NewDelegate { dst, ty, method } => {
+                    let v = self.new_delegate(ty, method, r!(dst));
+                    r!(dst) = v;
+                }
+                Op::NewDelegateVirt { dst, ty, method } => {
+                    let target = r!(dst);
+                    match self.resolve_virtual(method, target) {
+                        Some(m) => {
+                            let v = self.new_delegate(ty, m, target);
+                            r!(dst) = v;
+                        }
+                        None => throw_kind!(ExceptionKind::NullReference),
+                    }
+                }
+
+                Op::TypeTest { dst, src, ty } => {
+                    let b = self.is_instance(r!(src), ty);
+                    r!(dst) = Value::Bool(b);
+                }
+                Op::TypeTestDyn { dst, src, ty } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "TypeTestDyn")) };
+                    let b = self.is_instance(r!(src), t);
+                    r!(dst) = Value::Bool(b);
+                }
+                Op::IsInst { dst, src, ty } => {
+                    let v = r!(src);
+                    r!(dst) = if self.is_instance(v, ty) { self.unbox_for_as(v, ty) } else { Value::Null };
+                }
+                Op::CastClass { dst, src, ty } => match self.cast(r!(src), ty) {
+                    Ok(v) => r!(dst) = v,
+                    Err(e) => throw!(e),
+                },
+                Op::CastClassDyn { dst, src, ty } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "CastClassDyn")) };
+                    match self.cast(r!(src), t) {
+                        Ok(v) => r!(dst) = v,
+                        Err(e) => throw!(e),
+                    }
+                }
+                Op::Box { dst, src, ty } => {
+                    let v = self.box_value(r!(src), ty);
+                    r!(dst) = v;
+                }
+                Op::BoxDyn { dst, src, ty } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "BoxDyn")) };
+                    let v = self.box_value(r!(src), t);
+                    r!(dst) = v;
+                }
+                Op::Unbox { dst, src, ty } => match self.cast(r!(src), ty) {
+                    Ok(v) => r!(dst) = v,
+                    Err(e) => throw!(e),
+                },
+                Op::DefaultDyn { dst, ty } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "DefaultDyn")) };
+                    let v = self.default_value(t);
+                    r!(dst) = v;
+                }
+
+                Op::Throw { src } => {
+                    let exc = r!(src);
+                    if exc.is_null() {
+                        throw_kind!(ExceptionKind::NullReference);
+                    }
+                    save_pc!();
+                    return self.throw_from_current(exc, pc as u32 - 1, false);
+                }
+                Op::Rethrow { src } => {
+                    let exc = r!(src);
+                    save_pc!();
+                    return self.throw_from_current(exc, pc as u32 - 1, true);
+                }
+                Op::EndFinally { pending, table } => match r!(pending) {
+                    Value::Null => {}
+                    Value::I32(k) => {
+                        match func.tables.get(table as usize).and_then(|t| t.targets.get(k as usize)) {
+                            Some(t) => pc = t.0 as usize,
+                            None => return Err(self.bad_operands(func, pc, "EndFinally")),
+                        }
+                    }
+                    exc => {
+                        save_pc!();
+                        return self.throw_from_current(exc, pc as u32 - 1, true);
+                    }
+                },
+            }
+        }
+    }
+
+    #[cold]
+    fn bad_operands(&self, func: &Function, pc: usize, what: &str) -> InvokeError {
+        InvokeError::Fatal(format!(
+            "internal error: bad operands for {what} at {}:{}",
+            func.name,
+            pc.saturating_sub(1)
+        ))
+    }
+}

@@ -1,0 +1,330 @@
+//! Object instructions: fields, arrays, struct copies, boxing and casts, delegates,
+//! string concatenation and formatting, and run-time generic contexts.
+
+use crate::bytecode::NumKind;
+use crate::metadata::{MethodId, TypeDefId, TypeId, TypeKind};
+use crate::runtime::native::{ExceptionKind, NativeError};
+use crate::runtime::object::{Array, Delegate, Instance, Obj};
+use crate::runtime::types::TypeClass;
+use crate::runtime::value::Value;
+use crate::runtime::Vm;
+
+impl Vm {
+    /// `obj.fields[slot]`; `None` for a null (or non-object) receiver.
+    #[inline]
+    pub(super) fn load_field(&self, obj: Value, slot: u16) -> Option<Value> {
+        match self.heap.get(obj.gc_ref()?)? {
+            Obj::Instance(i) => i.fields.get(slot as usize).copied(),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub(super) fn store_field(&mut self, obj: Value, slot: u16, v: Value) -> bool {
+        let Some(r) = obj.gc_ref() else { return false };
+        match self.heap.get_mut(r) {
+            Some(Obj::Instance(i)) => match i.fields.get_mut(slot as usize) {
+                Some(f) => {
+                    *f = v;
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// A copy of a struct value (fields copied one level, nested structs copied too);
+    /// anything else is returned unchanged.
+    pub fn copy_struct(&mut self, v: Value) -> Value {
+        let Value::Struct(r) = v else { return v };
+        let (ty, fields) = match self.heap.get(r) {
+            Some(Obj::Instance(i)) => (i.ty, i.fields.clone()),
+            _ => return v,
+        };
+        let fields: Box<[Value]> = fields.iter().map(|&f| self.copy_struct(f)).collect();
+        Value::Struct(self.heap.alloc(Obj::Instance(Instance { ty, fields })))
+    }
+
+    pub(super) fn new_array(&mut self, ty: TypeId, len: Value) -> Result<Value, ExceptionKind> {
+        let n = len.as_i64().ok_or(ExceptionKind::Overflow)?;
+        if n < 0 {
+            return Err(ExceptionKind::Overflow);
+        }
+        if n > (1 << 28) {
+            return Err(ExceptionKind::OutOfMemory);
+        }
+        let elem = self.meta.types.array_elem(ty).map_or(TypeId::ERROR, |(e, _)| e);
+        let items = self.default_items(elem, n as usize);
+        Ok(Value::Ref(self.heap.alloc(Obj::Array(Array { ty, dims: None, items }))))
+    }
+
+    fn default_items(&mut self, elem: TypeId, n: usize) -> Vec<Value> {
+        if self.type_class(elem) == TypeClass::Struct {
+            (0..n).map(|_| self.default_value(elem)).collect()
+        } else {
+            vec![self.default_value(elem); n]
+        }
+    }
+
+    pub(super) fn new_array_multi(&mut self, ty: TypeId, lens: &[Value]) -> Result<Value, ExceptionKind> {
+        let mut dims = Vec::with_capacity(lens.len());
+        let mut total: u64 = 1;
+        for l in lens {
+            let n = l.as_i64().ok_or(ExceptionKind::Overflow)?;
+            if n < 0 {
+                return Err(ExceptionKind::Overflow);
+            }
+            total = total.saturating_mul(n as u64);
+            dims.push(n as u32);
+        }
+        if total > (1 << 28) {
+            return Err(ExceptionKind::OutOfMemory);
+        }
+        let elem = self.meta.types.array_elem(ty).map_or(TypeId::ERROR, |(e, _)| e);
+        let items = self.default_items(elem, total as usize);
+        Ok(Value::Ref(self.heap.alloc(Obj::Array(Array { ty, dims: Some(dims.into()), items }))))
+    }
+
+    pub(super) fn array_rank(&self, arr: Value) -> u16 {
+        match arr.gc_ref().and_then(|r| self.heap.get(r)) {
+            Some(Obj::Array(a)) => a.dims.as_ref().map_or(1, |d| d.len() as u16),
+            _ => 1,
+        }
+    }
+
+    /// The flat index of `arr[i0, i1, ...]` (row-major).
+    pub(super) fn multi_index(&self, arr: Value, idx: &[Value]) -> Result<usize, ExceptionKind> {
+        let Some(Obj::Array(a)) = arr.gc_ref().and_then(|r| self.heap.get(r)) else {
+            return Err(ExceptionKind::NullReference);
+        };
+        let dims = a.dims.as_deref().unwrap_or(&[]);
+        let mut flat = 0usize;
+        for (d, i) in dims.iter().zip(idx) {
+            let i = i.as_i64().ok_or(ExceptionKind::IndexOutOfRange)?;
+            if i < 0 || i >= *d as i64 {
+                return Err(ExceptionKind::IndexOutOfRange);
+            }
+            flat = flat * *d as usize + i as usize;
+        }
+        Ok(flat)
+    }
+
+    #[inline]
+    pub(super) fn load_elem(&self, arr: Value, index: Value) -> Result<Value, ExceptionKind> {
+        let r = arr.gc_ref().ok_or(ExceptionKind::NullReference)?;
+        let i = index.as_i64().ok_or(ExceptionKind::IndexOutOfRange)?;
+        match self.heap.get(r) {
+            Some(Obj::Array(a)) => usize::try_from(i)
+                .ok()
+                .and_then(|i| a.items.get(i).copied())
+                .ok_or(ExceptionKind::IndexOutOfRange),
+            Some(Obj::Str(s)) => usize::try_from(i)
+                .ok()
+                .and_then(|i| s.get(i).copied())
+                .map(Value::Char)
+                .ok_or(ExceptionKind::IndexOutOfRange),
+            _ => Err(ExceptionKind::NullReference),
+        }
+    }
+
+    #[inline]
+    pub(super) fn store_elem(&mut self, arr: Value, index: Value, v: Value) -> Result<(), ExceptionKind> {
+        let r = arr.gc_ref().ok_or(ExceptionKind::NullReference)?;
+        let i = index.as_i64().ok_or(ExceptionKind::IndexOutOfRange)?;
+        match self.heap.get_mut(r) {
+            Some(Obj::Array(a)) => {
+                let slot = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| a.items.get_mut(i))
+                    .ok_or(ExceptionKind::IndexOutOfRange)?;
+                *slot = v;
+                Ok(())
+            }
+            _ => Err(ExceptionKind::NullReference),
+        }
+    }
+
+    pub(super) fn array_length(&self, arr: Value) -> Option<usize> {
+        match self.heap.get(arr.gc_ref()?)? {
+            Obj::Array(a) => Some(a.items.len()),
+            Obj::Str(s) => Some(s.len()),
+            _ => None,
+        }
+    }
+
+    /// Concatenates string values (`null` counts as empty).
+    pub(super) fn concat(&mut self, parts: &[Value]) -> Value {
+        let mut out: Vec<u16> = Vec::new();
+        for &p in parts {
+            if let Some(s) = self.str_units(p) {
+                out.extend_from_slice(s);
+            }
+        }
+        self.alloc_utf16(out)
+    }
+
+    /// `value.ToString(format)` for values the VM formats itself.
+    pub(super) fn format_value(&mut self, v: Value, format: Option<Value>) -> Result<Value, NativeError> {
+        let fmt = match format {
+            Some(f) => self.string_of(f),
+            None => None,
+        };
+        let text = crate::runtime::intrinsics::format::format_value(self, v, fmt.as_deref())?;
+        Ok(self.alloc_str(&text))
+    }
+
+    pub(super) fn new_delegate(&mut self, ty: TypeId, method: MethodId, target: Value) -> Value {
+        let d = Delegate { ty, method, target, invocation_list: None };
+        Value::Ref(self.heap.alloc(Obj::Delegate(d)))
+    }
+
+    /// `(object)v` for a value of value type `ty`: enums get their type tag, structs are
+    /// copied, primitives are already self-describing.
+    pub(super) fn box_value(&mut self, v: Value, ty: TypeId) -> Value {
+        match self.type_class(ty) {
+            TypeClass::Enum(_) => match v.as_i64() {
+                Some(i) => Value::Enum(ty, i),
+                None => v,
+            },
+            TypeClass::Struct => self.copy_struct(v),
+            TypeClass::Nullable(inner) if !v.is_null() => self.box_value(v, inner),
+            _ => v,
+        }
+    }
+
+    /// The value `v as ty` yields once `v is ty` holds (enums lose their tag).
+    pub(super) fn unbox_for_as(&mut self, v: Value, ty: TypeId) -> Value {
+        match self.type_class(ty) {
+            TypeClass::Enum(_) | TypeClass::Num(_) | TypeClass::Struct | TypeClass::Nullable(_) => {
+                self.cast(v, ty).unwrap_or(v)
+            }
+            _ => v,
+        }
+    }
+
+    /// `(ty)v`: a checked reference conversion or an unboxing conversion. The error is the
+    /// exception to throw.
+    pub(super) fn cast(&mut self, v: Value, ty: TypeId) -> Result<Value, Value> {
+        let class = self.type_class(ty);
+        if v.is_null() {
+            return match class {
+                TypeClass::Num(_) | TypeClass::Bool | TypeClass::Enum(_) | TypeClass::Struct | TypeClass::Decimal => {
+                    Err(self.new_exception(ExceptionKind::NullReference, None))
+                }
+                _ => Ok(Value::Null),
+            };
+        }
+        match class {
+            TypeClass::Enum(k) | TypeClass::Num(k) => {
+                let underlying_ok = match v {
+                    Value::Enum(t, i) if t == ty => return Ok(int_of_kind(i, k)),
+                    Value::Enum(t, i) => (self.enum_kind(t) == Some(k) && !self.is_enum(ty)).then_some(i),
+                    other if self.type_of(other) == Some(ty) => return Ok(other),
+                    other if self.is_enum(ty) && self.num_kind_of(other) == Some(k) => other.as_i64(),
+                    _ => None,
+                };
+                match underlying_ok {
+                    Some(i) => Ok(int_of_kind(i, k)),
+                    None => Err(self.invalid_cast(v, ty)),
+                }
+            }
+            TypeClass::Nullable(inner) => self.cast(v, inner),
+            TypeClass::Struct => {
+                if self.type_of(v) == Some(ty) {
+                    Ok(self.copy_struct(v))
+                } else {
+                    Err(self.invalid_cast(v, ty))
+                }
+            }
+            _ => {
+                if self.is_instance(v, ty) {
+                    Ok(v)
+                } else {
+                    Err(self.invalid_cast(v, ty))
+                }
+            }
+        }
+    }
+
+    fn is_enum(&mut self, t: TypeId) -> bool {
+        matches!(self.type_class(t), TypeClass::Enum(_))
+    }
+
+    fn enum_kind(&mut self, t: TypeId) -> Option<NumKind> {
+        match self.type_class(t) {
+            TypeClass::Enum(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    fn num_kind_of(&mut self, v: Value) -> Option<NumKind> {
+        let t = self.type_of(v)?;
+        match self.type_class(t) {
+            TypeClass::Num(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    fn invalid_cast(&mut self, v: Value, ty: TypeId) -> Value {
+        let from = self.type_of(v).map_or_else(|| "null".to_string(), |t| self.meta.clr_full_name(t));
+        let to = self.meta.clr_full_name(ty);
+        let msg = format!("Unable to cast object of type '{from}' to type '{to}'.");
+        self.new_exception(ExceptionKind::InvalidCast, Some(&msg))
+    }
+
+    /// `open` with its type parameters taken from the run-time generic context `ctx`.
+    pub(super) fn resolve_type(&mut self, open: TypeId, ctx: Value) -> Value {
+        match ctx {
+            Value::Type(c) => Value::Type(self.meta.types.subst_ctx(open, c)),
+            _ => Value::Type(open),
+        }
+    }
+
+    /// The generic context of an instance method of generic type `def` running on `this`.
+    pub(super) fn context_from_this(&mut self, this: Value, def: TypeDefId, method_ctx: Value) -> Value {
+        let Some(rt) = self.type_of(this) else { return method_ctx };
+        let supers = self.supertypes_of(rt);
+        let class_args: Box<[TypeId]> = supers
+            .iter()
+            .find(|&&s| self.meta.types.def_of(s) == Some(def))
+            .map(|&s| self.meta.types.args_of(s).into())
+            .unwrap_or_default();
+        let method_args: Box<[TypeId]> = match method_ctx {
+            Value::Type(c) => self.meta.types.context_args(c).1.into(),
+            _ => Box::new([]),
+        };
+        Value::Type(self.meta.types.intern(TypeKind::Context { type_args: class_args, method_args }))
+    }
+
+    /// A context for calling a generic method: class arguments from `class_ctx`, method
+    /// arguments from the type handles in `method_args`.
+    pub(super) fn make_context(&mut self, class_ctx: Value, method_args: &[Value]) -> Value {
+        let type_args: Box<[TypeId]> = match class_ctx {
+            Value::Type(c) => self.meta.types.context_args(c).0.into(),
+            _ => Box::new([]),
+        };
+        let method_args: Box<[TypeId]> = method_args
+            .iter()
+            .map(|v| if let Value::Type(t) = v { *t } else { TypeId::ERROR })
+            .collect();
+        Value::Type(self.meta.types.intern(TypeKind::Context { type_args, method_args }))
+    }
+}
+
+/// An integer as a value of numeric kind `k` (enum unboxing).
+fn int_of_kind(i: i64, k: NumKind) -> Value {
+    match k {
+        NumKind::I8 => Value::I8(i as i8),
+        NumKind::U8 => Value::U8(i as u8),
+        NumKind::I16 => Value::I16(i as i16),
+        NumKind::U16 => Value::U16(i as u16),
+        NumKind::I32 => Value::I32(i as i32),
+        NumKind::U32 => Value::U32(i as u32),
+        NumKind::I64 => Value::I64(i),
+        NumKind::U64 => Value::U64(i as u64),
+        NumKind::Char => Value::Char(i as u16),
+        NumKind::F32 => Value::F32(i as f32),
+        NumKind::F64 => Value::F64(i as f64),
+    }
+}

@@ -1,0 +1,140 @@
+//! The run-time state of a program: metadata and code, the heap, per-type state (statics,
+//! static-constructor progress), the managed thread, the console sinks, and the garbage
+//! collector's root set.
+
+pub mod exceptions;
+pub mod hashtable;
+pub mod heap;
+pub mod intrinsics;
+pub mod native;
+pub mod object;
+pub mod strings;
+pub mod thread;
+pub mod type_names;
+pub mod types;
+pub mod value;
+
+use std::io::Write;
+use std::rc::Rc;
+
+use hashbrown::HashMap;
+
+use crate::bytecode::Function;
+use crate::metadata::{FieldId, Metadata};
+use heap::{GcRef, Heap};
+use thread::ThreadState;
+use types::TypeState;
+use value::Value;
+
+/// Where `Console` output goes.
+pub struct Sinks {
+    pub stdout: Box<dyn Write>,
+    pub stderr: Box<dyn Write>,
+}
+
+/// Field slots of `System.Exception` the runtime reads and writes directly.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExceptionLayout {
+    pub message: u16,
+    pub inner: u16,
+    pub stack_trace: u16,
+    pub param_name: u16,
+    pub inner_exceptions: u16,
+}
+
+pub struct Vm {
+    pub meta: Metadata,
+    pub functions: Rc<Vec<Function>>,
+    pub heap: Heap,
+    pub type_states: Vec<TypeState>,
+    pub thread: ThreadState,
+    pub sinks: Sinks,
+    /// Interned string literals (also GC roots).
+    pub literals: HashMap<String, GcRef>,
+    pub exception_layout: ExceptionLayout,
+    /// Fields the runtime needs by identity (resolved when the program is loaded).
+    pub known_fields: HashMap<&'static str, FieldId>,
+    /// Set by `Environment.Exit`.
+    pub exit_code: Option<i32>,
+}
+
+impl Vm {
+    pub fn new(meta: Metadata, functions: Vec<Function>, sinks: Sinks) -> Vm {
+        Vm {
+            meta,
+            functions: Rc::new(functions),
+            heap: Heap::new(),
+            type_states: Vec::new(),
+            thread: ThreadState::default(),
+            sinks,
+            literals: HashMap::new(),
+            exception_layout: ExceptionLayout::default(),
+            known_fields: HashMap::new(),
+            exit_code: None,
+        }
+    }
+
+    /// Collects garbage if enough has been allocated. Called by the interpreter at
+    /// safepoints only, when every live value is reachable from a root.
+    pub fn maybe_collect(&mut self) {
+        if self.heap.wants_collection() {
+            self.collect_garbage();
+        }
+    }
+
+    pub fn collect_garbage(&mut self) {
+        self.heap.begin_collection();
+        let top = self.live_register_top();
+        for i in 0..top {
+            let v = self.thread.regs[i];
+            self.heap.mark(v);
+        }
+        for r in self.literals.values() {
+            self.heap.mark(Value::Ref(*r));
+        }
+        for f in self.functions.iter() {
+            for &v in &f.consts {
+                self.heap.mark(v);
+            }
+        }
+        for s in &self.type_states {
+            if let Some(statics) = &s.statics {
+                for &v in statics.iter() {
+                    self.heap.mark(v);
+                }
+            }
+            if let Some(t) = s.type_object {
+                self.heap.mark(Value::Ref(t));
+            }
+        }
+        self.heap.sweep();
+    }
+
+    /// One past the highest register any frame of the thread may be using.
+    fn live_register_top(&self) -> usize {
+        let top = self
+            .thread
+            .frames
+            .iter()
+            .map(|f| f.base as usize + self.functions[f.func.0 as usize].num_regs as usize)
+            .max()
+            .unwrap_or(0);
+        top.min(self.thread.regs.len())
+    }
+
+    /// Writes program output to standard output.
+    pub fn write_stdout(&mut self, text: &str) {
+        // A closed pipe is not the program's fault; output is best effort, as in .NET.
+        let _ = self.sinks.stdout.write_all(text.as_bytes());
+    }
+
+    pub fn write_stderr(&mut self, text: &str) {
+        let _ = self.sinks.stdout.flush();
+        let _ = self.sinks.stderr.write_all(text.as_bytes());
+    }
+
+    pub fn flush(&mut self) {
+        let _ = self.sinks.stdout.flush();
+        let _ = self.sinks.stderr.flush();
+    }
+}

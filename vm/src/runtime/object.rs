@@ -1,0 +1,68 @@
+//! The shapes of heap objects: strings, class and struct instances, arrays, delegates,
+//! type objects and the native payloads intrinsics keep on the heap.
+
+use super::heap::GcRef;
+use super::native::NativeData;
+use crate::metadata::TypeId;
+use super::value::Value;
+use crate::metadata::MethodId;
+
+pub enum Obj {
+    /// A `System.String`: immutable UTF-16 code units.
+    Str(Box<[u16]>),
+    /// A class instance or a struct value.
+    Instance(Instance),
+    Array(Array),
+    Delegate(Delegate),
+    /// A `System.Type` object (one per run-time type, so `==` is reference equality).
+    Type(TypeId),
+    /// Storage owned by intrinsics (string builders, stack traces, hash tables...).
+    Native(Box<NativeData>),
+}
+
+pub struct Instance {
+    /// The exact run-time type (a constructed type for generic classes).
+    pub ty: TypeId,
+    /// All instance fields, base class fields first.
+    pub fields: Box<[Value]>,
+}
+
+pub struct Array {
+    /// The array type itself (`System.Int32[]`), not the element type.
+    pub ty: TypeId,
+    /// Lengths of each dimension for multi-dimensional arrays; `None` for vectors.
+    pub dims: Option<Box<[u32]>>,
+    pub items: Vec<Value>,
+}
+
+pub struct Delegate {
+    pub ty: TypeId,
+    pub method: MethodId,
+    /// The receiver (`this`, a closure environment, or `Null` for static methods).
+    pub target: Value,
+    /// For a combined (multicast) delegate: the single-cast delegates, in call order.
+    pub invocation_list: Option<Box<[GcRef]>>,
+}
+
+impl Obj {
+    /// Calls `f` for every heap reference this object holds (the GC's tracing edge list).
+    pub fn for_each_ref(&self, f: &mut dyn FnMut(GcRef)) {
+        let mut visit = |v: &Value| {
+            if let Some(r) = v.gc_ref() {
+                f(r)
+            }
+        };
+        match self {
+            Obj::Str(_) | Obj::Type(_) => {}
+            Obj::Instance(i) => i.fields.iter().for_each(&mut visit),
+            Obj::Array(a) => a.items.iter().for_each(&mut visit),
+            Obj::Delegate(d) => {
+                visit(&d.target);
+                if let Some(list) = &d.invocation_list {
+                    list.iter().for_each(|r| f(*r));
+                }
+            }
+            Obj::Native(n) => n.for_each_value(&mut visit),
+        }
+    }
+}

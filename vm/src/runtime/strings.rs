@@ -1,0 +1,51 @@
+//! `System.String` on the heap: allocation from Rust text, access to the UTF-16 code
+//! units, and interning of literals (so `ReferenceEquals("a", "a")` holds, as in .NET).
+
+use super::heap::GcRef;
+use super::object::Obj;
+use super::value::Value;
+use super::Vm;
+
+impl Vm {
+    /// A new string with the given text.
+    pub fn alloc_str(&mut self, s: &str) -> Value {
+        let units: Vec<u16> = s.encode_utf16().collect();
+        self.alloc_utf16(units)
+    }
+
+    pub fn alloc_utf16(&mut self, units: Vec<u16>) -> Value {
+        Value::Ref(self.heap.alloc(Obj::Str(units.into_boxed_slice())))
+    }
+
+    /// The interned string for a literal.
+    pub fn literal(&mut self, s: &str) -> Value {
+        if let Some(&r) = self.literals.get(s) {
+            return Value::Ref(r);
+        }
+        let Value::Ref(r) = self.alloc_str(s) else { return Value::Null };
+        self.literals.insert(s.to_string(), r);
+        Value::Ref(r)
+    }
+
+    /// The code units of a string value (`None` for `null` or a non-string).
+    #[inline]
+    pub fn str_units(&self, v: Value) -> Option<&[u16]> {
+        match v {
+            Value::Ref(r) => self.str_units_of(r),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn str_units_of(&self, r: GcRef) -> Option<&[u16]> {
+        match self.heap.get(r) {
+            Some(Obj::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The text of a string value as Rust text (lone surrogates become U+FFFD).
+    pub fn string_of(&self, v: Value) -> Option<String> {
+        self.str_units(v).map(String::from_utf16_lossy)
+    }
+}

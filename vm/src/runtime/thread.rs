@@ -1,0 +1,50 @@
+//! A managed thread's execution state: its register file and its stack of frames.
+//! Frames are data, not Rust stack: a call pushes a [`Frame`], a return pops one, so the
+//! scheduler can stop a thread between any two instructions.
+
+use crate::bytecode::{FunctionId, Reg};
+use crate::metadata::TypeId;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameKind {
+    /// An ordinary managed call.
+    Normal,
+    /// The first frame of a [`Vm::invoke`](super::Vm::invoke): returning from it hands the
+    /// result back to Rust.
+    Entry,
+    /// A static constructor run on behalf of the instruction that first touched `ty`; when
+    /// it returns the type is marked initialised and that instruction runs again.
+    StaticCtor(TypeId),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub func: FunctionId,
+    /// The next instruction to execute.
+    pub pc: u32,
+    /// Index of register `r0` in the thread's register file.
+    pub base: u32,
+    /// The caller's register that receives the return value.
+    pub ret: Reg,
+    pub kind: FrameKind,
+}
+
+/// Deepest call stack before `InsufficientExecutionStackException`-style failure (.NET
+/// crashes with "Stack overflow."; so does the VM).
+pub const MAX_FRAMES: usize = 20_000;
+
+#[derive(Default)]
+pub struct ThreadState {
+    pub regs: Vec<crate::runtime::value::Value>,
+    pub frames: Vec<Frame>,
+}
+
+impl ThreadState {
+    /// Makes sure registers `[0, top)` exist.
+    #[inline]
+    pub fn ensure_regs(&mut self, top: usize) {
+        if self.regs.len() < top {
+            self.regs.resize(top.next_power_of_two().max(256), Default::default());
+        }
+    }
+}
