@@ -1,6 +1,7 @@
 //! The cs-lite virtual machine: compiler, bytecode, interpreter and runtime.
 
 pub mod bytecode;
+pub mod compiler;
 pub mod interp;
 pub mod metadata;
 pub mod runtime;

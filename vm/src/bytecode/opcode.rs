@@ -200,6 +200,18 @@ pub enum Op {
     /// `dst <- arr.Length` (an `int`). Throws `NullReferenceException`.
     ArrayLength { dst: Reg, arr: Reg },
 
+    // ---- managed references (`ref`/`out` arguments) -----------------------------------------
+    /// `dst <-` a reference to `obj.fields[slot]`. Throws `NullReferenceException`.
+    MakeRefField { dst: Reg, obj: Reg, slot: u16 },
+    /// `dst <-` a reference to `arr[index]`. Throws like `LoadElem`.
+    MakeRefElem { dst: Reg, arr: Reg, index: Reg },
+    /// `dst <-` a reference to static `field` of `ty` (runs its static constructor).
+    MakeRefStatic { dst: Reg, ty: TypeId, field: FieldId },
+    /// `dst <- *r` (read through a reference).
+    LoadRef { dst: Reg, r: Reg },
+    /// `*r <- src` (write through a reference).
+    StoreRef { r: Reg, src: Reg },
+
     // ---- strings -------------------------------------------------------------------------
     /// `dst <-` the concatenation of the `count` strings in `first..first+count` (`null`
     /// counts as empty).

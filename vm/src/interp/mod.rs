@@ -453,6 +453,46 @@ impl Vm {
                     None => throw_kind!(ExceptionKind::NullReference),
                 },
 
+                Op::MakeRefField { dst, obj, slot } => match r!(obj).gc_ref() {
+                    Some(o) => {
+                        let v = self.make_ref(crate::runtime::object::RefTarget::Field(o, slot));
+                        r!(dst) = v;
+                    }
+                    None => throw_kind!(ExceptionKind::NullReference),
+                },
+                Op::MakeRefElem { dst, arr, index } => {
+                    let a = r!(arr);
+                    let i = r!(index);
+                    if let Err(kind) = self.load_elem(a, i) {
+                        throw_kind!(kind);
+                    }
+                    let (Some(o), Some(i)) = (a.gc_ref(), i.as_i64()) else { throw_kind!(ExceptionKind::NullReference) };
+                    let v = self.make_ref(crate::runtime::object::RefTarget::Elem(o, i as u32));
+                    r!(dst) = v;
+                }
+                Op::MakeRefStatic { dst, ty, field } => {
+                    if self.needs_type_init(ty) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(ty) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                    let slot = self.meta.field(field).slot;
+                    let v = self.make_ref(crate::runtime::object::RefTarget::Static(ty, slot));
+                    r!(dst) = v;
+                }
+                Op::LoadRef { dst, r } => match self.read_ref(r!(r)) {
+                    Some(v) => r!(dst) = v,
+                    None => throw_kind!(ExceptionKind::NullReference),
+                },
+                Op::StoreRef { r, src } => {
+                    let v = r!(src);
+                    if !self.write_ref(r!(r), v) {
+                        throw_kind!(ExceptionKind::NullReference);
+                    }
+                }
                 Op::Concat { dst, first, count } => {
                     let parts: Vec<Value> = (0..count).map(|i| r!(Reg(first.0 + i))).collect();
                     let v = self.concat(&parts);

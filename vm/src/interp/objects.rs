@@ -328,3 +328,46 @@ fn int_of_kind(i: i64, k: NumKind) -> Value {
         NumKind::F64 => Value::F64(i as f64),
     }
 }
+
+impl Vm {
+    /// Creates a managed reference to a variable.
+    pub(super) fn make_ref(&mut self, target: crate::runtime::object::RefTarget) -> Value {
+        Value::Ref(self.heap.alloc(Obj::ByRef(target)))
+    }
+
+    /// Reads through a managed reference.
+    pub fn read_ref(&mut self, r: Value) -> Option<Value> {
+        use crate::runtime::object::RefTarget;
+        let target = match self.heap.get(r.gc_ref()?)? {
+            Obj::ByRef(t) => *t,
+            _ => return None,
+        };
+        match target {
+            RefTarget::Field(o, slot) => self.load_field(Value::Ref(o), slot),
+            RefTarget::Elem(a, i) => self.load_elem(Value::Ref(a), Value::I32(i as i32)).ok(),
+            RefTarget::Static(t, slot) => self.statics_mut(t).get(slot as usize).copied(),
+        }
+    }
+
+    /// Writes through a managed reference.
+    pub fn write_ref(&mut self, r: Value, v: Value) -> bool {
+        use crate::runtime::object::RefTarget;
+        let Some(target) = r.gc_ref().and_then(|g| match self.heap.get(g) {
+            Some(Obj::ByRef(t)) => Some(*t),
+            _ => None,
+        }) else {
+            return false;
+        };
+        match target {
+            RefTarget::Field(o, slot) => self.store_field(Value::Ref(o), slot, v),
+            RefTarget::Elem(a, i) => self.store_elem(Value::Ref(a), Value::I32(i as i32), v).is_ok(),
+            RefTarget::Static(t, slot) => match self.statics_mut(t).get_mut(slot as usize) {
+                Some(s) => {
+                    *s = v;
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+}

@@ -26,7 +26,8 @@ pub struct HashTable {
     count: i32,
     free_list: i32,
     free_count: i32,
-    /// Bumped on every change; enumerators compare it to detect modification.
+    /// Bumped by additions (as .NET Core 3.0+: removing or overwriting during enumeration
+    /// is allowed); enumerators compare it to detect modification.
     pub version: i32,
 }
 
@@ -146,7 +147,6 @@ impl HashTable {
                 e.value = Value::Null;
                 self.free_list = index as i32;
                 self.free_count += 1;
-                self.version = self.version.wrapping_add(1);
                 return;
             }
             prev = i;
@@ -162,7 +162,6 @@ impl HashTable {
             self.free_list = -1;
             self.free_count = 0;
         }
-        self.version = self.version.wrapping_add(1);
     }
 
     pub fn key_at(&self, index: usize) -> Value {
@@ -176,7 +175,6 @@ impl HashTable {
     pub fn set_value_at(&mut self, index: usize, value: Value) {
         if let Some(e) = self.entries.get_mut(index) {
             e.value = value;
-            self.version = self.version.wrapping_add(1);
         }
     }
 

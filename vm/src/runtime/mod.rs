@@ -7,7 +7,9 @@ pub mod hashtable;
 pub mod heap;
 pub mod intrinsics;
 pub mod native;
+pub mod numerics;
 pub mod object;
+pub mod options;
 pub mod strings;
 pub mod thread;
 pub mod type_names;
@@ -22,6 +24,7 @@ use hashbrown::HashMap;
 use crate::bytecode::Function;
 use crate::metadata::{FieldId, Metadata};
 use heap::{GcRef, Heap};
+pub use options::VmOptions;
 use thread::ThreadState;
 use types::TypeState;
 use value::Value;
@@ -56,10 +59,11 @@ pub struct Vm {
     pub known_fields: HashMap<&'static str, FieldId>,
     /// Set by `Environment.Exit`.
     pub exit_code: Option<i32>,
+    pub options: VmOptions,
 }
 
 impl Vm {
-    pub fn new(meta: Metadata, functions: Vec<Function>, sinks: Sinks) -> Vm {
+    pub fn new(meta: Metadata, functions: Vec<Function>, sinks: Sinks, options: VmOptions) -> Vm {
         Vm {
             meta,
             functions: Rc::new(functions),
@@ -71,6 +75,7 @@ impl Vm {
             exception_layout: ExceptionLayout::default(),
             known_fields: HashMap::new(),
             exit_code: None,
+            options,
         }
     }
 

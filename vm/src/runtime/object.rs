@@ -16,8 +16,23 @@ pub enum Obj {
     Delegate(Delegate),
     /// A `System.Type` object (one per run-time type, so `==` is reference equality).
     Type(TypeId),
+    /// A `System.Decimal` value (too wide for a [`Value`]; immutable, so never copied).
+    Decimal(super::numerics::Decimal),
     /// Storage owned by intrinsics (string builders, stack traces, hash tables...).
     Native(Box<NativeData>),
+    /// A managed reference to a variable (`ref`/`out` arguments).
+    ByRef(RefTarget),
+}
+
+/// What a managed reference points at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefTarget {
+    /// Field `slot` of an object (also a hoisted local in a display object).
+    Field(GcRef, u16),
+    /// Element `index` of an array.
+    Elem(GcRef, u32),
+    /// A static field of a type.
+    Static(crate::metadata::TypeId, u32),
 }
 
 pub struct Instance {
@@ -53,7 +68,7 @@ impl Obj {
             }
         };
         match self {
-            Obj::Str(_) | Obj::Type(_) => {}
+            Obj::Str(_) | Obj::Type(_) | Obj::Decimal(_) => {}
             Obj::Instance(i) => i.fields.iter().for_each(&mut visit),
             Obj::Array(a) => a.items.iter().for_each(&mut visit),
             Obj::Delegate(d) => {
@@ -63,6 +78,8 @@ impl Obj {
                 }
             }
             Obj::Native(n) => n.for_each_value(&mut visit),
+            Obj::ByRef(RefTarget::Field(r, _) | RefTarget::Elem(r, _)) => f(*r),
+            Obj::ByRef(RefTarget::Static(..)) => {}
         }
     }
 }

@@ -153,7 +153,8 @@ impl Vm {
                 Obj::Array(a) => a.ty,
                 Obj::Delegate(d) => d.ty,
                 Obj::Type(_) => wk.type_,
-                Obj::Native(_) => wk.object,
+                Obj::Decimal(_) => wk.decimal,
+                Obj::Native(_) | Obj::ByRef(_) => wk.object,
             },
         })
     }
@@ -196,7 +197,7 @@ impl Vm {
             TypeClass::Bool => Value::Bool(false),
             TypeClass::Num(k) | TypeClass::Enum(k) => zero_of(k),
             TypeClass::Struct => return FieldInit::Struct(t),
-            TypeClass::Decimal => Value::Null,
+            TypeClass::Decimal => self.alloc_decimal(super::numerics::Decimal::default()),
             _ => Value::Null,
         })
     }

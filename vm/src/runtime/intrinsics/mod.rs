@@ -3,15 +3,29 @@
 //! binds an `extern` method to its entry by name (`[Intrinsic("name")]`, or
 //! `Type.Method` by default).
 
+pub mod arrays;
 pub mod console;
 pub mod format;
+pub mod hashing;
+pub mod numbers;
+pub mod objects;
+pub mod strings;
+pub mod support;
 
 use std::sync::LazyLock;
 
 use super::native::{NativeEntry, NativeFn, NativeId};
 
 static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
-    let areas: &[&[NativeEntry]] = &[console::ENTRIES, format::ENTRIES];
+    let areas: &[&[NativeEntry]] = &[
+        console::ENTRIES,
+        format::ENTRIES,
+        objects::ENTRIES,
+        strings::ENTRIES,
+        numbers::ENTRIES,
+        arrays::ENTRIES,
+        hashing::ENTRIES,
+    ];
     areas.iter().flat_map(|a| a.iter()).collect()
 });
 

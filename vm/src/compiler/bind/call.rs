@@ -1,0 +1,967 @@
+//! Invocations: method groups, delegates, local functions, extension methods,
+//! constructors and indexers — argument matching (named, optional, `params`), generic
+//! type inference, and overload resolution with C#'s betterness rules and errors.
+
+use super::expr::{Bound, MethodGroup, PropertyAccess};
+use super::MethodBinder;
+use crate::compiler::bound::*;
+use crate::metadata::{Flags, MethodId, MethodKind, ParamKind, ParamOwner, PropertyId, Substitution, TypeDefKind, TypeId, TypeKind};
+use grammar::ast::{self, ExprKind};
+use grammar::span::Span;
+
+/// An argument bound as far as possible without knowing the parameter type.
+#[derive(Clone, Debug)]
+pub struct PreArg {
+    pub syntax: ast::Arg,
+    /// The bound value (`None` for arguments that need a target type: lambdas,
+    /// `default`, `new()`, collection expressions, and `out var` declarations).
+    pub value: Option<BExpr>,
+    pub name: Option<String>,
+    pub kind: ast::ArgModifier,
+    /// For `out var x` / `out T x`: the declared type (`None` for `var`).
+    pub out_decl: Option<(Option<TypeId>, ast::Designation)>,
+}
+
+/// A candidate method checked against the arguments.
+#[derive(Clone, Debug)]
+struct Applicable {
+    method: MethodId,
+    owner: TypeId,
+    type_args: Vec<TypeId>,
+    /// For each parameter: the argument indexes bound to it (several for an expanded
+    /// `params` array).
+    param_args: Vec<Vec<usize>>,
+    expanded: bool,
+    /// Parameter types after substitution, by argument index.
+    arg_param_types: Vec<TypeId>,
+    /// Exact match per argument.
+    exact: Vec<bool>,
+    is_generic: bool,
+    defaults_used: usize,
+}
+
+/// Why a candidate did not apply (for the error message).
+#[derive(Clone, Debug)]
+enum Rejection {
+    ArgCount,
+    NoParam(String),
+    MissingArg(String),
+    BadArg { index: usize, from: TypeId, to: TypeId, kind: ast::ArgModifier, expected: ParamKind },
+    Inference,
+}
+
+impl MethodBinder<'_> {
+    /// `target(args)`.
+    pub fn bind_invocation(&mut self, target: &ast::Expr, args: &[ast::Arg], span: Span) -> BExpr {
+        if let ExprKind::Name(seg) = &target.kind {
+            if seg.name.name == "nameof" && args.len() == 1 && self.lookup_local("nameof").is_none() {
+                let e = ast::Expr { kind: ExprKind::Nameof(Box::new(args[0].expr.clone())), span };
+                return self.bind_expr(&e);
+            }
+        }
+        let callee = self.bind(target, None);
+        match callee {
+            Bound::Methods(g) => self.bind_group_call(g, args, span),
+            Bound::Value(v) if self.is_delegate_type(v.ty) => self.bind_delegate_invoke(v, args, span),
+            Bound::Property(p) => {
+                let v = self.read_property(p);
+                if self.is_delegate_type(v.ty) {
+                    self.bind_delegate_invoke(v, args, span)
+                } else {
+                    self.non_invocable(&v, span)
+                }
+            }
+            Bound::Value(v) if v.is_error() => {
+                self.pre_bind_args(args);
+                BExpr::error(span)
+            }
+            Bound::Value(v) => self.non_invocable(&v, span),
+            other => {
+                let v = self.to_value(other, target.span);
+                let _ = v;
+                BExpr::error(span)
+            }
+        }
+    }
+
+    fn non_invocable(&mut self, v: &BExpr, span: Span) -> BExpr {
+        let shown = self.type_name(v.ty);
+        self.error(span, "CS1955", format!("Non-invocable member of type '{shown}' cannot be used like a method."));
+        BExpr::error(span)
+    }
+
+    pub fn is_delegate_type(&self, t: TypeId) -> bool {
+        self.def_kind(t) == Some(TypeDefKind::Delegate)
+    }
+
+    /// The `Invoke` method of a delegate type and its signature through the constructed type.
+    pub fn delegate_signature(&mut self, t: TypeId) -> Option<(MethodId, Vec<TypeId>, TypeId)> {
+        let def = self.c.meta.types.def_of(t)?;
+        let invoke = self.c.meta.type_def(def).methods.iter().copied().find(|&m| self.c.meta.method(m).name == "Invoke")?;
+        let md = self.c.meta.method(invoke).clone();
+        let params = md.params.iter().map(|p| self.member_type(p.ty, t)).collect();
+        let ret = self.member_type(md.ret, t);
+        Some((invoke, params, ret))
+    }
+
+    fn bind_delegate_invoke(&mut self, delegate: BExpr, args: &[ast::Arg], span: Span) -> BExpr {
+        let Some((invoke, _, _)) = self.delegate_signature(delegate.ty) else { return BExpr::error(span) };
+        let owner = delegate.ty;
+        let pre = self.pre_bind_args(args);
+        match self.select_overload(&[(invoke, owner)], &pre, &[], None, span, "Invoke") {
+            Some(app) => {
+                let args = self.finish_args(&app, pre);
+                let ret = self.member_type(self.c.meta.method(invoke).ret, owner);
+                BExpr::new(BKind::Invoke { delegate: Box::new(delegate), args }, ret, span)
+            }
+            None => BExpr::error(span),
+        }
+    }
+
+    /// Binds each argument that does not need a target type.
+    pub fn pre_bind_args(&mut self, args: &[ast::Arg]) -> Vec<PreArg> {
+        args.iter()
+            .map(|a| {
+                let (value, out_decl) = match (&a.expr.kind, a.modifier) {
+                    (ExprKind::Declaration { ty, designation }, ast::ArgModifier::Out) => {
+                        let t = self.declared_type(ty);
+                        (None, Some((t, designation.clone())))
+                    }
+                    _ if needs_target(&a.expr) => (None, None),
+                    _ => (Some(self.bind_expr(&a.expr)), None),
+                };
+                PreArg { syntax: a.clone(), value, name: a.name.as_ref().map(|n| n.name.clone()), kind: a.modifier, out_decl }
+            })
+            .collect()
+    }
+
+    /// `var` → `None`; otherwise the resolved type.
+    pub fn declared_type(&mut self, ty: &ast::TypeSyntax) -> Option<TypeId> {
+        if is_var(ty) {
+            let ctx = self.ctx.clone();
+            return self.c.try_resolve_type(&ctx, ty).filter(|_| false);
+        }
+        Some(self.resolve_type(ty))
+    }
+
+    /// Calls a method group (instance, static, extension, local function).
+    pub fn bind_group_call(&mut self, g: MethodGroup, args: &[ast::Arg], span: Span) -> BExpr {
+        let pre = self.pre_bind_args(args);
+        if pre.iter().any(|a| a.value.as_ref().is_some_and(BExpr::is_error)) {
+            return BExpr::error(span);
+        }
+        if let Some(nested) = g.nested {
+            return self.bind_local_function_call(nested, &g, pre, span);
+        }
+        let instance_ok = self.select_overload_quiet(&g.methods, &pre, &g.type_args, g.receiver.as_deref());
+        if !instance_ok && g.receiver.is_some() {
+            if let Some(e) = self.try_extension_call(&g, &pre, span) {
+                return e;
+            }
+        }
+        if g.methods.is_empty() {
+            let recv_ty = g.receiver.as_ref().map_or(TypeId::ERROR, |r| r.ty);
+            let shown = self.type_name(recv_ty);
+            self.error(g.span, "CS1061", format!("'{shown}' does not contain a definition for '{}' and no accessible extension method '{}' accepting a first argument of type '{shown}' could be found (are you missing a using directive or an assembly reference?)", g.name, g.name));
+            return BExpr::error(span);
+        }
+        let Some(app) = self.select_overload(&g.methods, &pre, &g.type_args, g.receiver.as_deref(), span, &g.name) else {
+            return BExpr::error(span);
+        };
+        self.make_call(app, g.receiver, g.is_base, pre, span)
+    }
+
+    fn make_call(&mut self, app: Applicable, receiver: Option<Box<BExpr>>, is_base: bool, pre: Vec<PreArg>, span: Span) -> BExpr {
+        let md = self.c.meta.method(app.method).clone();
+        let args = self.finish_args(&app, pre);
+        let ret = self.method_return_type(&app);
+        let receiver = if md.is_static() {
+            if let Some(r) = &receiver {
+                if !matches!(r.kind, BKind::This) {
+                    self.error(span, "CS0176", format!("Member '{}' cannot be accessed with an instance reference; qualify it with a type name instead", self.c.member_display(app.method)));
+                }
+            }
+            None
+        } else {
+            match receiver {
+                Some(r) => Some(r),
+                None => {
+                    let owner = self.type_name(self.c.meta.type_def(md.owner).self_type);
+                    self.error(span, "CS0120", format!("An object reference is required for the non-static field, method, or property '{owner}.{}'", md.name));
+                    return BExpr::error(span);
+                }
+            }
+        };
+        self.check_access(md.owner, md.flags, &md.name, span);
+        let is_virtual = !is_base && (md.vtable_slot.is_some() || self.is_interface_method(app.method));
+        BExpr::new(BKind::Call { method: app.method, owner: app.owner, type_args: app.type_args, receiver, args, is_virtual }, ret, span)
+    }
+
+    fn method_return_type(&mut self, app: &Applicable) -> TypeId {
+        let ret = self.c.meta.method(app.method).ret;
+        let t = self.member_type(ret, app.owner);
+        if app.type_args.is_empty() {
+            t
+        } else {
+            let sub = Substitution::for_method(app.method, &app.type_args);
+            self.c.meta.types.subst(t, &sub)
+        }
+    }
+
+    fn bind_local_function_call(&mut self, nested: NestedId, g: &MethodGroup, pre: Vec<PreArg>, span: Span) -> BExpr {
+        let (method, owner) = g.methods[0];
+        let Some(app) = self.select_overload(&[(method, owner)], &pre, &g.type_args, None, span, &g.name) else {
+            return BExpr::error(span);
+        };
+        let ret = self.method_return_type(&app);
+        let args = self.finish_args(&app, pre);
+        self.note_local_function_use(nested);
+        BExpr::new(BKind::CallNested { nested, args }, ret, span)
+    }
+
+    /// `x.Where(...)` as `Enumerable.Where(x, ...)`.
+    fn try_extension_call(&mut self, g: &MethodGroup, pre: &[PreArg], span: Span) -> Option<BExpr> {
+        let recv = g.receiver.clone()?;
+        let candidates: Vec<(MethodId, TypeId)> = self
+            .extension_methods(&g.name)
+            .into_iter()
+            .map(|m| (m, self.c.meta.type_def(self.c.meta.method(m).owner).self_type))
+            .collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        let mut all = vec![PreArg {
+            syntax: ast::Arg { name: None, modifier: ast::ArgModifier::None, expr: ast::Expr { kind: ExprKind::This, span: recv.span }, span: recv.span },
+            value: Some(*recv),
+            name: None,
+            kind: ast::ArgModifier::None,
+            out_decl: None,
+        }];
+        all.extend(pre.iter().cloned());
+        let app = self.select_overload(&candidates, &all, &g.type_args, None, span, &g.name)?;
+        Some(self.make_call(app, None, false, all, span))
+    }
+
+    /// Overload resolution without reporting (to decide whether to try extensions).
+    fn select_overload_quiet(&mut self, methods: &[(MethodId, TypeId)], pre: &[PreArg], type_args: &[TypeId], receiver: Option<&BExpr>) -> bool {
+        if methods.is_empty() {
+            return false;
+        }
+        let snapshot = self.snapshot();
+        let r = self.select_overload(methods, pre, type_args, receiver, Span::default(), "").is_some();
+        self.restore(snapshot);
+        r
+    }
+
+    /// Picks the best applicable overload, or reports why none applies.
+    fn select_overload(
+        &mut self,
+        methods: &[(MethodId, TypeId)],
+        pre: &[PreArg],
+        type_args: &[TypeId],
+        _receiver: Option<&BExpr>,
+        span: Span,
+        name: &str,
+    ) -> Option<Applicable> {
+        let mut applicable = Vec::new();
+        let mut rejections = Vec::new();
+        for &(m, owner) in methods {
+            match self.check_candidate(m, owner, pre, type_args) {
+                Ok(a) => applicable.push(a),
+                Err(r) => rejections.push((m, r)),
+            }
+        }
+        if applicable.is_empty() {
+            self.report_no_overload(methods, &rejections, pre, span, name);
+            return None;
+        }
+        let best = self.pick_best(&applicable, pre);
+        match best {
+            Some(i) => Some(applicable.swap_remove(i)),
+            None => {
+                let a = self.c.member_display(applicable[0].method);
+                let b = self.c.member_display(applicable[1].method);
+                self.error(span, "CS0121", format!("The call is ambiguous between the following methods or properties: '{a}' and '{b}'"));
+                None
+            }
+        }
+    }
+
+    /// Maps arguments to parameters and checks conversions for one candidate.
+    fn check_candidate(&mut self, m: MethodId, owner: TypeId, pre: &[PreArg], explicit_targs: &[TypeId]) -> Result<Applicable, Rejection> {
+        let md = self.c.meta.method(m).clone();
+        if !explicit_targs.is_empty() && explicit_targs.len() != md.type_params.len() {
+            return Err(Rejection::ArgCount);
+        }
+        let (param_args, expanded, defaults_used) = self.map_arguments(&md.params, pre)?;
+        let declared: Vec<TypeId> = md.params.iter().map(|p| self.member_type(p.ty, owner)).collect();
+        let type_args = if md.type_params.is_empty() {
+            Vec::new()
+        } else if !explicit_targs.is_empty() {
+            explicit_targs.to_vec()
+        } else {
+            self.infer_type_args(m, &declared, &param_args, expanded, pre).ok_or(Rejection::Inference)?
+        };
+        let sub = Substitution::for_method(m, &type_args);
+        let ptypes: Vec<TypeId> = declared.iter().map(|&t| self.c.meta.types.subst(t, &sub)).collect();
+        let mut arg_param_types = vec![TypeId::ERROR; pre.len()];
+        let mut exact = vec![false; pre.len()];
+        for (pi, args) in param_args.iter().enumerate() {
+            let is_params = expanded && pi == md.params.len() - 1;
+            let pt = if is_params { self.c.meta.types.array_elem(ptypes[pi]).map_or(TypeId::ERROR, |(e, _)| e) } else { ptypes[pi] };
+            for &ai in args {
+                arg_param_types[ai] = pt;
+                let expected = if is_params { ParamKind::Value } else { md.params[pi].kind };
+                let (ok, is_exact) = self.argument_fits(&pre[ai], pt, expected);
+                if !ok {
+                    let from = pre[ai].value.as_ref().map_or(TypeId::ERROR, |v| v.ty);
+                    return Err(Rejection::BadArg { index: ai, from, to: pt, kind: pre[ai].kind, expected });
+                }
+                exact[ai] = is_exact;
+            }
+        }
+        Ok(Applicable { method: m, owner, type_args, param_args, expanded, arg_param_types, exact, is_generic: !md.type_params.is_empty(), defaults_used })
+    }
+
+    /// Positional, named, optional and `params` arguments → parameter slots.
+    fn map_arguments(&mut self, params: &[crate::metadata::ParamDef], pre: &[PreArg]) -> Result<(Vec<Vec<usize>>, bool, usize), Rejection> {
+        let n = params.len();
+        let mut slots: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let has_params = params.last().is_some_and(|p| p.kind == ParamKind::Params);
+        let mut expanded = false;
+        let mut pos = 0usize;
+        for (ai, a) in pre.iter().enumerate() {
+            if let Some(name) = &a.name {
+                let pi = params.iter().position(|p| &p.name == name).ok_or_else(|| Rejection::NoParam(name.clone()))?;
+                if !slots[pi].is_empty() {
+                    return Err(Rejection::ArgCount);
+                }
+                slots[pi].push(ai);
+                continue;
+            }
+            if pos < n {
+                let is_last_params = has_params && pos == n - 1;
+                if is_last_params {
+                    let direct = pre.len() == n && self.fits_array_directly(a, params[pos].ty);
+                    if !direct {
+                        expanded = true;
+                    }
+                    slots[pos].push(ai);
+                    if !expanded {
+                        pos += 1;
+                    }
+                    continue;
+                }
+                slots[pos].push(ai);
+                pos += 1;
+            } else if expanded {
+                slots[n - 1].push(ai);
+            } else {
+                return Err(Rejection::ArgCount);
+            }
+        }
+        let mut defaults = 0;
+        for (pi, p) in params.iter().enumerate() {
+            if slots[pi].is_empty() {
+                if p.kind == ParamKind::Params {
+                    expanded = true;
+                } else if p.default.is_some() {
+                    defaults += 1;
+                } else {
+                    return Err(Rejection::MissingArg(p.name.clone()));
+                }
+            }
+        }
+        Ok((slots, expanded, defaults))
+    }
+
+    fn fits_array_directly(&mut self, a: &PreArg, array_ty: TypeId) -> bool {
+        match &a.value {
+            Some(v) => v.ty == TypeId::NULL || self.conversion(v, array_ty).is_some_and(|c| c.implicit),
+            None => false,
+        }
+    }
+
+    /// Whether one argument converts implicitly to a parameter type (and is exact).
+    fn argument_fits(&mut self, a: &PreArg, pt: TypeId, expected: ParamKind) -> (bool, bool) {
+        let is_ref_param = matches!(expected, ParamKind::Ref | ParamKind::Out);
+        let kind_ok = match a.kind {
+            ast::ArgModifier::Ref => expected == ParamKind::Ref || expected == ParamKind::In,
+            ast::ArgModifier::Out => expected == ParamKind::Out,
+            ast::ArgModifier::In => expected == ParamKind::In,
+            ast::ArgModifier::None => !is_ref_param,
+        };
+        if !kind_ok {
+            return (false, false);
+        }
+        if let Some((t, _)) = &a.out_decl {
+            return match t {
+                Some(t) => (*t == pt, true),
+                None => (true, true),
+            };
+        }
+        match &a.value {
+            Some(v) => {
+                if v.ty == pt {
+                    return (true, true);
+                }
+                if is_ref_param {
+                    return (false, false);
+                }
+                let ok = self.conversion(v, pt).is_some_and(|c| c.implicit);
+                (ok, false)
+            }
+            None => (self.target_typed_fits(&a.syntax.expr, pt), false),
+        }
+    }
+
+    /// Whether a target-typed argument (lambda, `default`, `new()`...) fits `pt`.
+    fn target_typed_fits(&mut self, e: &ast::Expr, pt: TypeId) -> bool {
+        match &e.kind {
+            ExprKind::Lambda(l) | ExprKind::AnonymousMethod(l) => self.lambda_fits(l, pt),
+            ExprKind::Default(None) => true,
+            ExprKind::New { ty: None, .. } => !self.is_type_param(pt),
+            ExprKind::Collection(_) => self.c.meta.types.array_elem(pt).is_some() || self.collection_element_type(pt).is_some(),
+            _ => {
+                let snapshot = self.snapshot();
+                let v = self.bind(e, Some(pt));
+                let v = self.to_value(v, e.span);
+                let ok = !v.is_error() && self.conversion(&v, pt).is_some_and(|c| c.implicit);
+                self.restore(snapshot);
+                ok
+            }
+        }
+    }
+
+    /// The better of the applicable candidates (`None` when ambiguous).
+    fn pick_best(&mut self, apps: &[Applicable], pre: &[PreArg]) -> Option<usize> {
+        if apps.len() == 1 {
+            return Some(0);
+        }
+        let mut best: Vec<usize> = Vec::new();
+        for i in 0..apps.len() {
+            let dominated = (0..apps.len()).any(|j| j != i && self.better(&apps[j], &apps[i], pre));
+            if !dominated {
+                best.push(i);
+            }
+        }
+        (best.len() == 1).then(|| best[0])
+    }
+
+    /// Whether `a` is a better function member than `b` (C# §12.6.4.3).
+    fn better(&mut self, a: &Applicable, b: &Applicable, pre: &[PreArg]) -> bool {
+        let mut a_better = false;
+        for i in 0..pre.len() {
+            let (pa, pb) = (a.arg_param_types[i], b.arg_param_types[i]);
+            if pa == pb {
+                continue;
+            }
+            match self.better_conversion(&pre[i], pa, a.exact[i], pb, b.exact[i]) {
+                std::cmp::Ordering::Greater => a_better = true,
+                std::cmp::Ordering::Less => return false,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        if a_better {
+            return true;
+        }
+        let same_params = a.arg_param_types == b.arg_param_types;
+        if same_params || pre.is_empty() {
+            if !a.is_generic && b.is_generic {
+                return true;
+            }
+            if !a.expanded && b.expanded {
+                return true;
+            }
+            if a.defaults_used < b.defaults_used {
+                return true;
+            }
+            if a.expanded && b.expanded {
+                let (ca, cb) = (self.c.meta.method(a.method).params.len(), self.c.meta.method(b.method).params.len());
+                return ca > cb;
+            }
+            let (oa, ob) = (a.owner, b.owner);
+            if oa != ob && self.c.meta.is_subtype(oa, ob) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Compares converting one argument to `pa` versus `pb`.
+    fn better_conversion(&mut self, arg: &PreArg, pa: TypeId, exact_a: bool, pb: TypeId, exact_b: bool) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        if exact_a && !exact_b {
+            return Greater;
+        }
+        if exact_b && !exact_a {
+            return Less;
+        }
+        if arg.value.is_none() {
+            if let (Some((_, _, ra)), Some((_, _, rb))) = (self.delegate_signature(pa), self.delegate_signature(pb)) {
+                return self.better_target(ra, rb);
+            }
+        }
+        self.better_target(pa, pb)
+    }
+
+    /// The better conversion target between two types (C# §12.6.4.7).
+    fn better_target(&mut self, a: TypeId, b: TypeId) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        if a == b {
+            return Equal;
+        }
+        let a_to_b = self.type_conversion(a, b).is_some_and(|c| c.implicit);
+        let b_to_a = self.type_conversion(b, a).is_some_and(|c| c.implicit);
+        if a_to_b && !b_to_a {
+            return Greater;
+        }
+        if b_to_a && !a_to_b {
+            return Less;
+        }
+        if let (Some(pa), Some(pb)) = (self.prim(a), self.prim(b)) {
+            let signed = |p: super::convert::Prim| matches!(p, super::convert::Prim::SByte | super::convert::Prim::Short | super::convert::Prim::Int | super::convert::Prim::Long);
+            let unsigned = |p: super::convert::Prim| matches!(p, super::convert::Prim::Byte | super::convert::Prim::UShort | super::convert::Prim::UInt | super::convert::Prim::ULong);
+            if signed(pa) && unsigned(pb) {
+                return Greater;
+            }
+            if signed(pb) && unsigned(pa) {
+                return Less;
+            }
+        }
+        Equal
+    }
+
+    fn report_no_overload(&mut self, methods: &[(MethodId, TypeId)], rejections: &[(MethodId, Rejection)], pre: &[PreArg], span: Span, name: &str) {
+        if span == Span::default() && name.is_empty() {
+            return;
+        }
+        let best = rejections
+            .iter()
+            .find(|(_, r)| matches!(r, Rejection::BadArg { .. }))
+            .or_else(|| rejections.iter().find(|(_, r)| matches!(r, Rejection::MissingArg(_) | Rejection::NoParam(_) | Rejection::Inference)))
+            .or_else(|| rejections.first());
+        let Some((m, r)) = best.cloned() else { return };
+        let shown_name = if self.c.meta.method(m).kind == MethodKind::Constructor {
+            self.c.meta.type_def(self.c.meta.method(m).owner).name.clone()
+        } else {
+            name.to_string()
+        };
+        match r {
+            Rejection::BadArg { index, from, to, kind, expected } => {
+                let argno = index + 1;
+                let span = pre.get(index).map_or(span, |a| a.syntax.expr.span);
+                if kind != ast::ArgModifier::None || matches!(expected, ParamKind::Ref | ParamKind::Out) {
+                    let want = match expected {
+                        ParamKind::Ref => "ref",
+                        ParamKind::Out => "out",
+                        ParamKind::In => "in",
+                        _ => "",
+                    };
+                    if want.is_empty() {
+                        let had = match kind {
+                            ast::ArgModifier::Ref => "ref",
+                            ast::ArgModifier::Out => "out",
+                            _ => "in",
+                        };
+                        self.error(span, "CS1615", format!("Argument {argno} may not be passed with the '{had}' keyword"));
+                    } else {
+                        self.error(span, "CS1620", format!("Argument {argno} must be passed with the '{want}' keyword"));
+                    }
+                    return;
+                }
+                if methods.len() > 1 && from == TypeId::ERROR {
+                    self.error(span, "CS1503", format!("Argument {argno}: cannot convert from '{}' to '{}'", "?", self.type_name(to)));
+                    return;
+                }
+                let from_s = if from == TypeId::ERROR { self.describe_target_typed(&pre[index]) } else { self.type_name(from) };
+                let to_s = self.type_name(to);
+                if pre[index].value.is_none() && matches!(pre[index].syntax.expr.kind, ExprKind::Lambda(_)) {
+                    let l = match &pre[index].syntax.expr.kind {
+                        ExprKind::Lambda(l) => l.clone(),
+                        _ => return,
+                    };
+                    self.bind_lambda_expr(&l, Some(to), span);
+                    return;
+                }
+                self.error(span, "CS1503", format!("Argument {argno}: cannot convert from '{from_s}' to '{to_s}'"));
+            }
+            Rejection::MissingArg(p) => {
+                let shown = self.c.member_display(m);
+                self.error(span, "CS7036", format!("There is no argument given that corresponds to the required parameter '{p}' of '{shown}'"));
+            }
+            Rejection::NoParam(p) => {
+                let shown = self.c.member_display(m);
+                let _ = shown;
+                self.error(span, "CS1739", format!("The best overload for '{shown_name}' does not have a parameter named '{p}'"));
+            }
+            Rejection::Inference => {
+                let shown = self.c.member_display(m);
+                self.error(span, "CS0411", format!("The type arguments for method '{shown}' cannot be inferred from the usage. Try specifying the type arguments explicitly."));
+            }
+            Rejection::ArgCount => {
+                let kind = self.c.meta.method(m).kind;
+                if kind == MethodKind::Constructor {
+                    self.error(span, "CS1729", format!("'{}' does not contain a constructor that takes {} arguments", self.type_name(self.c.meta.type_def(self.c.meta.method(m).owner).self_type), pre.len()));
+                } else if kind == MethodKind::Ordinary && self.c.meta.method(m).name == "Invoke" && self.is_delegate_type(self.c.meta.type_def(self.c.meta.method(m).owner).self_type) {
+                    let d = self.type_name(self.c.meta.type_def(self.c.meta.method(m).owner).self_type);
+                    self.error(span, "CS1593", format!("Delegate '{d}' does not take {} arguments", pre.len()));
+                } else {
+                    self.error(span, "CS1501", format!("No overload for method '{shown_name}' takes {} arguments", pre.len()));
+                }
+            }
+        }
+    }
+
+    fn describe_target_typed(&self, a: &PreArg) -> String {
+        match &a.syntax.expr.kind {
+            ExprKind::Lambda(_) => "lambda expression".into(),
+            ExprKind::Default(None) => "default".into(),
+            _ => "?".into(),
+        }
+    }
+
+    /// Binds the arguments for the chosen overload: target-typed ones against their
+    /// parameter, conversions, `params` arrays, default values and `out var` locals.
+    fn finish_args(&mut self, app: &Applicable, pre: Vec<PreArg>) -> Vec<BArg> {
+        let md = self.c.meta.method(app.method).clone();
+        let declared: Vec<TypeId> = md.params.iter().map(|p| self.member_type(p.ty, app.owner)).collect();
+        let sub = Substitution::for_method(app.method, &app.type_args);
+        let ptypes: Vec<TypeId> = declared.iter().map(|&t| self.c.meta.types.subst(t, &sub)).collect();
+        let mut out = Vec::new();
+        for (pi, args) in app.param_args.iter().enumerate() {
+            let is_params = app.expanded && pi == md.params.len() - 1;
+            if is_params {
+                let array_ty = ptypes[pi];
+                let elem = self.c.meta.types.array_elem(array_ty).map_or(TypeId::ERROR, |(e, _)| e);
+                let elems: Vec<BExpr> = args.iter().map(|&ai| self.finish_arg(&pre[ai], elem).expr).collect();
+                let span = elems.first().map_or(Span::default(), |e| e.span);
+                out.push(BArg { expr: BExpr::new(BKind::ArrayLiteral { elems }, array_ty, span), kind: ArgKind::Value });
+                continue;
+            }
+            match args.first() {
+                Some(&ai) => out.push(self.finish_arg(&pre[ai], ptypes[pi])),
+                None => {
+                    let d = md.params[pi].default.clone().unwrap_or(crate::metadata::Constant::Null);
+                    out.push(BArg { expr: self.default_argument(d, ptypes[pi]), kind: ArgKind::Value });
+                }
+            }
+        }
+        out
+    }
+
+    fn finish_arg(&mut self, a: &PreArg, pt: TypeId) -> BArg {
+        let span = a.syntax.expr.span;
+        if let Some((t, designation)) = &a.out_decl {
+            let ty = t.unwrap_or(pt);
+            let local = match designation {
+                ast::Designation::Single(id) => self.declare_local(&id.name, ty, LocalKind::User, id.span),
+                _ => self.temp(ty, span),
+            };
+            self.mark_address_taken(local);
+            return BArg { expr: self.local_expr(local, span), kind: ArgKind::Ref };
+        }
+        let kind = if a.kind == ast::ArgModifier::None { ArgKind::Value } else { ArgKind::Ref };
+        let expr = match &a.value {
+            Some(v) if kind == ArgKind::Ref => {
+                self.check_ref_arg(v);
+                v.clone()
+            }
+            Some(v) => self.coerce(v.clone(), pt),
+            None => self.bind_expr_to(&a.syntax.expr, pt),
+        };
+        BArg { expr, kind }
+    }
+
+    /// A `ref`/`out` argument must be a variable; locals passed by reference live in a
+    /// display object.
+    fn check_ref_arg(&mut self, v: &BExpr) {
+        match &v.kind {
+            BKind::Local(l) => self.mark_address_taken(*l),
+            BKind::Field { .. } | BKind::Elem { .. } | BKind::Error => {}
+            _ => self.error(v.span, "CS1510", "A ref or out value must be an assignable variable"),
+        }
+    }
+
+    pub fn mark_address_taken(&mut self, l: LocalId) {
+        let info = &mut self.locals[l.0 as usize];
+        if !matches!(info.kind, LocalKind::RefParam(_)) {
+            info.hoisted = true;
+        }
+    }
+
+    fn default_argument(&mut self, d: crate::metadata::Constant, pt: TypeId) -> BExpr {
+        use crate::metadata::Constant;
+        let span = Span::default();
+        let c = match d {
+            Constant::Null => return self.default_of(pt, span),
+            Constant::Bool(b) => ConstVal::Bool(b),
+            Constant::Char(c) => ConstVal::Char(c),
+            Constant::Int(i) => ConstVal::Int(i),
+            Constant::UInt(u) => ConstVal::UInt(u),
+            Constant::Float(f) => ConstVal::Float(f),
+            Constant::String(s) => ConstVal::Str(s),
+            Constant::Decimal(s) => ConstVal::Decimal(s),
+        };
+        let natural = match &c {
+            ConstVal::Bool(_) => self.wk().boolean,
+            ConstVal::Char(_) => self.wk().char,
+            ConstVal::Int(_) => self.wk().int32,
+            ConstVal::UInt(_) => self.wk().uint64,
+            ConstVal::Float(_) => self.wk().double,
+            ConstVal::Str(_) => self.wk().string,
+            ConstVal::Decimal(_) => self.wk().decimal,
+            ConstVal::Null => TypeId::NULL,
+        };
+        let e = BExpr::new(BKind::Const(c), natural, span);
+        match self.conversion(&e, pt) {
+            Some(conv) => self.apply_conversion(e, conv.kind, pt),
+            None => BExpr { ty: pt, ..e },
+        }
+    }
+
+    // ---- type inference ------------------------------------------------------------------
+
+    /// Infers a generic method's type arguments from the arguments (C# §12.6.3, simplified:
+    /// lower-bound inference from typed arguments, then lambdas once their parameter types
+    /// are fixed).
+    fn infer_type_args(&mut self, m: MethodId, declared: &[TypeId], param_args: &[Vec<usize>], expanded: bool, pre: &[PreArg]) -> Option<Vec<TypeId>> {
+        let n = self.c.meta.method(m).type_params.len();
+        let mut bounds: Vec<Vec<TypeId>> = vec![Vec::new(); n];
+        let nparams = declared.len();
+        let pairs: Vec<(usize, TypeId)> = param_args
+            .iter()
+            .enumerate()
+            .flat_map(|(pi, args)| {
+                let pt = declared[pi];
+                let is_params = expanded && pi == nparams - 1;
+                let t = if is_params { self.c.meta.types.array_elem(pt).map_or(pt, |(e, _)| e) } else { pt };
+                args.iter().map(move |&ai| (ai, t)).collect::<Vec<_>>()
+            })
+            .collect();
+        for &(ai, pt) in &pairs {
+            if let Some(v) = &pre[ai].value {
+                if v.ty != TypeId::NULL {
+                    let vt = v.ty;
+                    self.infer_from(vt, pt, m, &mut bounds);
+                }
+            }
+        }
+        for _round in 0..4 {
+            let mut progress = false;
+            for &(ai, pt) in &pairs {
+                if pre[ai].value.is_some() {
+                    continue;
+                }
+                let (ExprKind::Lambda(l) | ExprKind::AnonymousMethod(l)) = &pre[ai].syntax.expr.kind else { continue };
+                let fixed = self.fix_partial(m, &bounds);
+                let sub = Substitution::for_method(m, &fixed);
+                let Some((_, dparams, dret)) = self.delegate_signature(pt) else { continue };
+                let params: Vec<TypeId> = dparams.iter().map(|&p| self.c.meta.types.subst(p, &sub)).collect();
+                if params.iter().any(|&p| self.mentions_method_params(p, m)) {
+                    continue;
+                }
+                if !self.mentions_method_params(dret, m) {
+                    continue;
+                }
+                if let Some(ret) = self.lambda_return_type(l, &params) {
+                    let before: usize = bounds.iter().map(Vec::len).sum();
+                    let dret_sub = self.c.meta.types.subst(dret, &sub);
+                    if ret != TypeId::VOID {
+                        self.infer_from(ret, dret_sub, m, &mut bounds);
+                    }
+                    if bounds.iter().map(Vec::len).sum::<usize>() > before {
+                        progress = true;
+                    }
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+        let mut result = Vec::with_capacity(n);
+        for b in &bounds {
+            result.push(self.fix_bound(b)?);
+        }
+        Some(result)
+    }
+
+    /// The type arguments fixed so far (unfixed ones stay as the parameters themselves).
+    fn fix_partial(&mut self, m: MethodId, bounds: &[Vec<TypeId>]) -> Vec<TypeId> {
+        bounds
+            .iter()
+            .enumerate()
+            .map(|(i, b)| self.fix_bound(b).unwrap_or_else(|| self.c.meta.types.param(ParamOwner::Method(m), i as u16)))
+            .collect()
+    }
+
+    /// The candidate every other bound converts to.
+    fn fix_bound(&mut self, b: &[TypeId]) -> Option<TypeId> {
+        let mut cands: Vec<TypeId> = Vec::new();
+        for &t in b {
+            if !cands.contains(&t) && t != TypeId::NULL {
+                cands.push(t);
+            }
+        }
+        cands.iter().copied().find(|&c| b.iter().all(|&o| o == c || o == TypeId::NULL || self.type_conversion(o, c).is_some_and(|x| x.implicit)))
+    }
+
+    fn mentions_method_params(&self, t: TypeId, m: MethodId) -> bool {
+        match self.c.meta.types.kind(t) {
+            TypeKind::Param { owner: ParamOwner::Method(o), .. } => *o == m,
+            TypeKind::Named { args, .. } => args.iter().any(|&a| self.mentions_method_params(a, m)),
+            TypeKind::Array { elem, .. } => self.mentions_method_params(*elem, m),
+            _ => false,
+        }
+    }
+
+    /// Adds bounds by matching argument type `from` against parameter type `to`.
+    fn infer_from(&mut self, from: TypeId, to: TypeId, m: MethodId, bounds: &mut [Vec<TypeId>]) {
+        match self.c.meta.types.kind(to).clone() {
+            TypeKind::Param { owner: ParamOwner::Method(o), index } if o == m => {
+                if let Some(b) = bounds.get_mut(index as usize) {
+                    b.push(from);
+                }
+            }
+            TypeKind::Array { elem, .. } => {
+                if let Some((fe, _)) = self.c.meta.types.array_elem(from) {
+                    self.infer_from(fe, elem, m, bounds);
+                } else if let Some(e) = self.enumerable_element(from) {
+                    self.infer_from(e, elem, m, bounds);
+                }
+            }
+            TypeKind::Named { def, args } if !args.is_empty() => {
+                if let Some(inner) = self.nullable_inner(to) {
+                    let f = self.nullable_inner(from).unwrap_or(from);
+                    self.infer_from(f, inner, m, bounds);
+                    return;
+                }
+                let supers = self.c.meta.supertypes(from);
+                if let Some(s) = supers.into_iter().find(|&s| self.c.meta.types.def_of(s) == Some(def)) {
+                    let sargs = self.c.meta.types.args_of(s).to_vec();
+                    for (a, p) in sargs.into_iter().zip(args.iter()) {
+                        self.infer_from(a, *p, m, bounds);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `T` when `t` implements `IEnumerable<T>`.
+    pub fn enumerable_element(&mut self, t: TypeId) -> Option<TypeId> {
+        let ie = self.wk().ienumerable_t;
+        if let Some((e, 1)) = self.c.meta.types.array_elem(t) {
+            return Some(e);
+        }
+        let supers = self.c.meta.supertypes(t);
+        supers.into_iter().find(|&s| self.c.meta.types.def_of(s) == Some(ie)).and_then(|s| self.c.meta.types.args_of(s).first().copied())
+    }
+
+    // ---- constructors and indexers -------------------------------------------------------
+
+    /// Calls a constructor of `ty` on `this` (`: base(...)`, `: this(...)`), or creates a new
+    /// object when `this` is `None`. Returns the bound call.
+    pub fn bind_constructor_call(&mut self, ty: TypeId, this: Option<BExpr>, args: &[ast::Arg], span: Span) -> Option<BExpr> {
+        let def = self.c.meta.types.def_of(ty)?;
+        let ctors: Vec<(MethodId, TypeId)> = self
+            .c
+            .meta
+            .type_def(def)
+            .methods
+            .iter()
+            .copied()
+            .filter(|&m| self.c.meta.method(m).kind == MethodKind::Constructor)
+            .map(|m| (m, ty))
+            .collect();
+        let pre = self.pre_bind_args(args);
+        if ctors.is_empty() {
+            if args.is_empty() {
+                return None;
+            }
+            let shown = self.type_name(ty);
+            self.error(span, "CS1729", format!("'{shown}' does not contain a constructor that takes {} arguments", args.len()));
+            return None;
+        }
+        let app = self.select_overload(&ctors, &pre, &[], None, span, ".ctor")?;
+        let md = self.c.meta.method(app.method).clone();
+        self.check_access(md.owner, md.flags, &self.c.meta.type_def(md.owner).name.clone(), span);
+        let bargs = self.finish_args(&app, pre);
+        Some(match this {
+            Some(t) => BExpr::new(
+                BKind::Call { method: app.method, owner: ty, type_args: Vec::new(), receiver: Some(Box::new(t)), args: bargs, is_virtual: false },
+                TypeId::VOID,
+                span,
+            ),
+            None => BExpr::new(BKind::New { ctor: Some(app.method), args: bargs }, ty, span),
+        })
+    }
+
+    /// Picks the indexer overload for `recv[args]`.
+    pub fn resolve_indexer(&mut self, indexers: Vec<(PropertyId, TypeId)>, recv: BExpr, args: &[ast::Arg], span: Span) -> Option<PropertyAccess> {
+        let pre = self.pre_bind_args(args);
+        let accessors: Vec<(MethodId, TypeId)> = indexers
+            .iter()
+            .filter_map(|&(p, owner)| {
+                let pd = self.c.meta.property(p);
+                pd.getter.or(pd.setter).map(|m| (m, owner))
+            })
+            .collect();
+        // Setters take an extra `value` parameter; match on the indexer parameters only.
+        let getters: Vec<(MethodId, TypeId)> = accessors
+            .iter()
+            .copied()
+            .filter(|&(m, _)| self.c.meta.method(m).kind == MethodKind::Getter)
+            .collect();
+        let candidates = if getters.is_empty() { accessors.clone() } else { getters };
+        let app = if candidates.iter().all(|&(m, _)| self.c.meta.method(m).kind == MethodKind::Getter) {
+            self.select_overload(&candidates, &pre, &[], None, span, "this")?
+        } else {
+            let (m, owner) = candidates[0];
+            let app = self.check_candidate_indexer_setter(m, owner, &pre)?;
+            app
+        };
+        let prop = indexers.iter().find(|&&(p, _)| {
+            let pd = self.c.meta.property(p);
+            pd.getter == Some(app.method) || pd.setter == Some(app.method)
+        })?;
+        let bargs = self.finish_args(&app, pre);
+        Some(PropertyAccess { prop: prop.0, owner: app.owner, receiver: Some(Box::new(recv)), args: bargs, is_base: false, span })
+    }
+
+    fn check_candidate_indexer_setter(&mut self, m: MethodId, owner: TypeId, pre: &[PreArg]) -> Option<Applicable> {
+        let mut md = self.c.meta.method(m).clone();
+        md.params.pop();
+        let n = md.params.len();
+        if n != pre.len() {
+            return None;
+        }
+        let param_args = (0..n).map(|i| vec![i]).collect();
+        let arg_param_types = md.params.iter().map(|p| self.member_type(p.ty, owner)).collect();
+        Some(Applicable { method: m, owner, type_args: Vec::new(), param_args, expanded: false, arg_param_types, exact: vec![false; n], is_generic: false, defaults_used: 0 })
+    }
+}
+
+/// Arguments whose meaning depends on the parameter type.
+fn needs_target(e: &ast::Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Lambda(_)
+            | ExprKind::AnonymousMethod(_)
+            | ExprKind::Default(None)
+            | ExprKind::New { ty: None, .. }
+            | ExprKind::Collection(_)
+            | ExprKind::Switch { .. }
+    ) || matches!(&e.kind, ExprKind::Conditional { then, otherwise, .. } if needs_target(then) || needs_target(otherwise))
+}
+
+pub fn is_var(ty: &ast::TypeSyntax) -> bool {
+    matches!(&ty.kind, ast::TypeSyntaxKind::Named(segs) if segs.len() == 1 && segs[0].name.name == "var" && segs[0].type_args.is_empty())
+}
+
+impl MethodBinder<'_> {
+    /// A `Flags`-aware check used by other modules: is `m` static?
+    pub fn is_static_method(&self, m: MethodId) -> bool {
+        self.c.meta.method(m).flags.has(Flags::STATIC)
+    }
+}

@@ -1,0 +1,938 @@
+//! Expression binding: the dispatch over expression syntax, literals, simple names,
+//! member access, element access, `this`/`base`, `typeof`/`default`/`nameof`, casts,
+//! `is`/`as`, conditionals and the statement-expression rule.
+
+use super::lookup::Member;
+use super::{value_arg, MethodBinder};
+use crate::compiler::bound::*;
+use crate::compiler::consts::type_syntax_of;
+use crate::metadata::{FieldId, Flags, MethodId, PropertyId, TypeDefKind, TypeId, TypeKind};
+use grammar::ast::{self, ExprKind, Literal};
+use grammar::span::Span;
+
+/// An expression bound as far as its syntax allows: a value, or something that only makes
+/// sense as part of a larger expression (a type before `.`, a method group before `(`).
+#[derive(Clone, Debug)]
+pub enum Bound {
+    Value(BExpr),
+    Type(TypeId, Span),
+    Namespace(String, Span),
+    Methods(MethodGroup),
+    Property(PropertyAccess),
+}
+
+#[derive(Clone, Debug)]
+pub struct MethodGroup {
+    pub name: String,
+    pub methods: Vec<(MethodId, TypeId)>,
+    pub receiver: Option<Box<BExpr>>,
+    pub type_args: Vec<TypeId>,
+    /// `base.M(...)`: calls are not virtual.
+    pub is_base: bool,
+    /// A local function (called directly).
+    pub nested: Option<NestedId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct PropertyAccess {
+    pub prop: PropertyId,
+    pub owner: TypeId,
+    pub receiver: Option<Box<BExpr>>,
+    pub args: Vec<BArg>,
+    pub is_base: bool,
+    pub span: Span,
+}
+
+impl MethodBinder<'_> {
+    /// Binds an expression to a value of its natural type.
+    pub fn bind_expr(&mut self, e: &ast::Expr) -> BExpr {
+        let b = self.bind(e, None);
+        self.to_value(b, e.span)
+    }
+
+    /// Binds an expression where a value of type `target` is expected, converting it.
+    pub fn bind_expr_to(&mut self, e: &ast::Expr, target: TypeId) -> BExpr {
+        let b = self.bind(e, Some(target));
+        let v = self.to_value(b, e.span);
+        self.coerce(v, target)
+    }
+
+    /// Binds a condition (`if`, `while`, `?:`...): a `bool`.
+    pub fn bind_condition(&mut self, e: &ast::Expr) -> BExpr {
+        let b = self.wk().boolean;
+        self.bind_expr_to(e, b)
+    }
+
+    /// An expression statement: only assignments, calls, increments, `await` and `new` may
+    /// stand alone (CS0201).
+    pub fn bind_expr_statement(&mut self, e: &ast::Expr) -> BExpr {
+        let allowed = matches!(
+            e.kind,
+            ExprKind::Assign { .. }
+                | ExprKind::Call { .. }
+                | ExprKind::Await(_)
+                | ExprKind::New { .. }
+                | ExprKind::Throw(_)
+                | ExprKind::Error
+                | ExprKind::Postfix { op: ast::PostfixOp::Increment | ast::PostfixOp::Decrement, .. }
+                | ExprKind::Unary { op: ast::UnaryOp::PreIncrement | ast::UnaryOp::PreDecrement, .. }
+        ) || is_conditional_call(e);
+        let v = self.bind_expr(e);
+        if !allowed && !v.is_error() {
+            self.error(e.span, "CS0201", "Only assignment, call, increment, decrement, await, and new object expressions can be used as a statement");
+        }
+        v
+    }
+
+    /// Turns a partially bound expression into a value (reading properties, reporting
+    /// types and method groups used as values).
+    pub fn to_value(&mut self, b: Bound, span: Span) -> BExpr {
+        match b {
+            Bound::Value(v) => v,
+            Bound::Property(p) => self.read_property(p),
+            Bound::Type(t, s) => {
+                let name = self.type_name(t);
+                self.error(s, "CS0119", format!("'{name}' is a type, which is not valid in the given context"));
+                BExpr::error(span)
+            }
+            Bound::Namespace(n, s) => {
+                self.error(s, "CS0118", format!("'{n}' is a namespace but is used like a variable"));
+                BExpr::error(span)
+            }
+            Bound::Methods(g) => {
+                self.error(g.span, "CS0428", format!("Cannot convert method group '{}' to non-delegate type 'object'. Did you intend to invoke the method?", g.name));
+                BExpr::error(span)
+            }
+        }
+    }
+
+    /// The dispatch over expression syntax. `target` is the expected type, when known.
+    pub fn bind(&mut self, e: &ast::Expr, target: Option<TypeId>) -> Bound {
+        let span = e.span;
+        let v = match &e.kind {
+            ExprKind::Literal(l) => self.bind_literal(l, span),
+            ExprKind::Interpolated(parts) => self.bind_interpolated(parts, span),
+            ExprKind::Name(seg) => return self.bind_name(seg, span),
+            ExprKind::PredefinedType(p) => {
+                let ts = ast::TypeSyntax { kind: ast::TypeSyntaxKind::Predefined(*p), span };
+                let t = self.resolve_type(&ts);
+                return Bound::Type(t, span);
+            }
+            ExprKind::Member { target: t, name, conditional } => {
+                if *conditional {
+                    return Bound::Value(self.bind_conditional_access(e));
+                }
+                return self.bind_member_access(t, name, span);
+            }
+            ExprKind::Index { target: t, args, conditional } => {
+                if *conditional {
+                    return Bound::Value(self.bind_conditional_access(e));
+                }
+                return self.bind_element_access(t, args, span);
+            }
+            ExprKind::Call { target: t, args } => {
+                if contains_conditional(t) {
+                    return Bound::Value(self.bind_conditional_access(e));
+                }
+                self.bind_invocation(t, args, span)
+            }
+            ExprKind::New { ty, args, init } => self.bind_new(ty.as_ref(), args, init.as_ref(), target, span),
+            ExprKind::NewArray { elem, sizes, rank, init } => {
+                self.bind_new_array(elem.as_ref(), sizes, *rank, init.as_ref(), target, span)
+            }
+            ExprKind::Collection(elems) => self.bind_collection_expression(elems, target, span),
+            ExprKind::InitializerList(items) => self.bind_initializer_list(items, target, span),
+            ExprKind::NewAnonymous(_) => {
+                self.error(span, "CS8000", "Anonymous types are not supported by cs-lite");
+                BExpr::error(span)
+            }
+            ExprKind::Unary { op, operand } => self.bind_unary(*op, operand, span),
+            ExprKind::Postfix { op, operand } => match op {
+                ast::PostfixOp::NullForgiving => return self.bind(operand, target),
+                ast::PostfixOp::Increment => self.bind_increment(operand, true, true, span),
+                ast::PostfixOp::Decrement => self.bind_increment(operand, false, true, span),
+            },
+            ExprKind::Binary { op, left, right } => self.bind_binary(*op, left, right, target, span),
+            ExprKind::Assign { op, target: t, value } => self.bind_assignment(*op, t, value, span),
+            ExprKind::Conditional { cond, then, otherwise } => self.bind_conditional(cond, then, otherwise, target, span),
+            ExprKind::Cast { ty, expr } => {
+                let t = self.resolve_type(ty);
+                let inner = self.bind(expr, Some(t));
+                let v = self.to_value(inner, expr.span);
+                self.cast(v, t, span)
+            }
+            ExprKind::Is { expr, pattern } => self.bind_is_pattern(expr, pattern, span),
+            ExprKind::As { expr, ty } => self.bind_as(expr, ty, span),
+            ExprKind::Lambda(l) | ExprKind::AnonymousMethod(l) => self.bind_lambda_expr(l, target, span),
+            ExprKind::Await(inner) => self.bind_await(inner, span),
+            ExprKind::Typeof(ty) => {
+                let t = self.resolve_type_allow_open(ty);
+                BExpr::new(BKind::TypeOf(t), self.wk().type_, span)
+            }
+            ExprKind::Nameof(inner) => self.bind_nameof(inner, span),
+            ExprKind::Sizeof(ty) => self.bind_sizeof(ty, span),
+            ExprKind::Default(ty) => match ty {
+                Some(ty) => {
+                    let t = self.resolve_type(ty);
+                    self.default_of(t, span)
+                }
+                None => match target {
+                    Some(t) => self.default_of(t, span),
+                    None => {
+                        self.error(span, "CS8716", "There is no target type for the default literal.");
+                        BExpr::error(span)
+                    }
+                },
+            },
+            ExprKind::Checked(checked, inner) => {
+                let saved = self.checked;
+                self.checked = *checked;
+                let b = self.bind(inner, target);
+                self.checked = saved;
+                return b;
+            }
+            ExprKind::Throw(inner) => {
+                let ex = self.bind_expr(inner);
+                let ex = self.check_throwable(ex);
+                BExpr::new(BKind::Throw(Box::new(ex)), target.unwrap_or(TypeId::VOID), span)
+            }
+            ExprKind::Switch { expr, arms } => self.bind_switch_expression(expr, arms, target, span),
+            ExprKind::Tuple(args) => self.bind_tuple_literal(args, target, span),
+            ExprKind::Declaration { .. } => {
+                self.error(span, "CS8185", "A declaration is not allowed in this context.");
+                BExpr::error(span)
+            }
+            ExprKind::With { expr, init } => self.bind_with(expr, init, span),
+            ExprKind::This => self.bind_this(span),
+            ExprKind::Base => {
+                self.error(span, "CS0175", "Use of keyword 'base' is not valid in this context");
+                BExpr::error(span)
+            }
+            ExprKind::IndexFromEnd(_) | ExprKind::Range(..) => {
+                self.error(span, "CS8000", "Indices and ranges are not supported by cs-lite");
+                BExpr::error(span)
+            }
+            ExprKind::Error => BExpr::error(span),
+        };
+        Bound::Value(v)
+    }
+
+    pub fn resolve_type(&mut self, ty: &ast::TypeSyntax) -> TypeId {
+        let ctx = self.ctx.clone();
+        self.c.resolve_type(&ctx, ty)
+    }
+
+    /// `typeof(List<>)` allows unbound generic names; everything else resolves normally.
+    fn resolve_type_allow_open(&mut self, ty: &ast::TypeSyntax) -> TypeId {
+        self.resolve_type(ty)
+    }
+
+    pub fn default_of(&mut self, t: TypeId, span: Span) -> BExpr {
+        if let Some(p) = self.prim(t) {
+            let c = match p {
+                super::convert::Prim::Float | super::convert::Prim::Double => ConstVal::Float(0.0),
+                super::convert::Prim::Char => ConstVal::Char(0),
+                super::convert::Prim::Decimal => ConstVal::Decimal("0".into()),
+                super::convert::Prim::ULong => ConstVal::UInt(0),
+                _ => ConstVal::Int(0),
+            };
+            return BExpr::new(BKind::Const(c), t, span);
+        }
+        if t == self.wk().boolean {
+            return BExpr::new(BKind::Const(ConstVal::Bool(false)), t, span);
+        }
+        if self.is_reference_type(t) || self.nullable_inner(t).is_some() {
+            return BExpr::new(BKind::Const(ConstVal::Null), t, span);
+        }
+        BExpr::new(BKind::Default, t, span)
+    }
+
+    fn bind_literal(&mut self, l: &Literal, span: Span) -> BExpr {
+        let wk = self.wk().clone();
+        match l {
+            Literal::Int { value, suffix } => {
+                let v = *value;
+                let (c, t) = match suffix {
+                    ast::IntSuffix::None if v <= i32::MAX as u64 => (ConstVal::Int(v as i64), wk.int32),
+                    ast::IntSuffix::None if v <= u32::MAX as u64 => (ConstVal::Int(v as i64), wk.uint32),
+                    ast::IntSuffix::None | ast::IntSuffix::L if v <= i64::MAX as u64 => (ConstVal::Int(v as i64), wk.int64),
+                    ast::IntSuffix::U if v <= u32::MAX as u64 => (ConstVal::Int(v as i64), wk.uint32),
+                    _ => (ConstVal::UInt(v), wk.uint64),
+                };
+                BExpr::new(BKind::Const(c), t, span)
+            }
+            Literal::Real { value, suffix } => {
+                let t = if *suffix == ast::RealSuffix::F { wk.single } else { wk.double };
+                let v = if *suffix == ast::RealSuffix::F { *value as f32 as f64 } else { *value };
+                BExpr::new(BKind::Const(ConstVal::Float(v)), t, span)
+            }
+            Literal::Decimal(s) => BExpr::new(BKind::Const(ConstVal::Decimal(s.clone())), wk.decimal, span),
+            Literal::Char(c) => BExpr::new(BKind::Const(ConstVal::Char(*c)), wk.char, span),
+            Literal::String(s) => BExpr::new(BKind::Const(ConstVal::Str(s.clone())), wk.string, span),
+            Literal::Bool(b) => BExpr::new(BKind::Const(ConstVal::Bool(*b)), wk.boolean, span),
+            Literal::Null => BExpr::new(BKind::Const(ConstVal::Null), TypeId::NULL, span),
+        }
+    }
+
+    pub fn bind_this(&mut self, span: Span) -> BExpr {
+        match self.this_type {
+            Some(t) if !self.func.is_static || self.func.index != 0 && !self.func_is_static_lambda() => {
+                BExpr::new(BKind::This, t, span)
+            }
+            _ => {
+                self.error(span, "CS0026", "Keyword 'this' is not valid in a static property, static method, or static field initializer");
+                BExpr::error(span)
+            }
+        }
+    }
+
+    fn func_is_static_lambda(&self) -> bool {
+        self.c.meta.method(self.method).is_static()
+    }
+
+    // ---- names ---------------------------------------------------------------------------
+
+    /// A simple name: local, local function, member of an enclosing type, type or namespace.
+    pub fn bind_name(&mut self, seg: &ast::NameSegment, span: Span) -> Bound {
+        let name = seg.name.name.as_str();
+        if seg.type_args.is_empty() {
+            if let Some(l) = self.lookup_local(name) {
+                self.use_local(l);
+                return Bound::Value(self.local_expr(l, span));
+            }
+        }
+        if let Some(f) = self.lookup_local_function(name) {
+            let type_args = self.resolve_type_args(&seg.type_args);
+            let method = self.nested[f.0 as usize].method;
+            let owner = self.c.meta.type_def(self.c.meta.method(method).owner).self_type;
+            return Bound::Methods(MethodGroup {
+                name: name.to_string(),
+                methods: vec![(method, owner)],
+                receiver: None,
+                type_args,
+                is_base: false,
+                nested: Some(f),
+                span,
+            });
+        }
+        if seg.type_args.is_empty() {
+            if let Some(f) = self.primary_ctor_param_field(name) {
+                return Bound::Value(self.field_access(f, span));
+            }
+        }
+        if let Some(b) = self.bind_member_of_enclosing_types(seg, span) {
+            return b;
+        }
+        let ts = ast::TypeSyntax { kind: ast::TypeSyntaxKind::Named(vec![seg.clone()]), span };
+        let ctx = self.ctx.clone();
+        if let Some(t) = self.c.try_resolve_type(&ctx, &ts) {
+            return Bound::Type(t, span);
+        }
+        if seg.type_args.is_empty() {
+            if let Some(ns) = self.c.lookup_namespace(self.ctx.scope, name) {
+                return Bound::Namespace(ns, span);
+            }
+        }
+        if let Some(b) = self.bind_static_using_member(name, span) {
+            return b;
+        }
+        self.error(seg.name.span, "CS0103", format!("The name '{name}' does not exist in the current context"));
+        Bound::Value(BExpr::error(span))
+    }
+
+    fn primary_ctor_param_field(&self, name: &str) -> Option<FieldId> {
+        let mut cur = self.ctx.type_def;
+        while let Some(d) = cur {
+            if let Some(&f) = self.c.primary_ctor_fields.get(&(d, name.to_string())) {
+                return Some(f);
+            }
+            cur = self.c.meta.type_def(d).declaring_type;
+        }
+        None
+    }
+
+    /// A member of the current type or an enclosing type, found by simple name.
+    fn bind_member_of_enclosing_types(&mut self, seg: &ast::NameSegment, span: Span) -> Option<Bound> {
+        let mut cur = self.ctx.type_def;
+        while let Some(def) = cur {
+            let self_type = self.c.meta.type_def(def).self_type;
+            if let Some(member) = self.lookup_member(self_type, &seg.name.name) {
+                let is_current = Some(def) == self.ctx.type_def;
+                return Some(self.bind_simple_member(member, seg, is_current, span));
+            }
+            cur = self.c.meta.type_def(def).declaring_type;
+        }
+        None
+    }
+
+    /// A member found by simple name: instance members get an implicit `this`.
+    fn bind_simple_member(&mut self, member: Member, seg: &ast::NameSegment, in_current_type: bool, span: Span) -> Bound {
+        let can_use_this = in_current_type && self.this_type.is_some() && !self.in_static_context();
+        let this = |b: &mut Self| can_use_this.then(|| Box::new(b.bind_this(span)));
+        match member {
+            Member::Field(f, owner) => {
+                let fd = self.c.meta.field(f).clone();
+                if fd.is_static() {
+                    return Bound::Value(self.static_field(f, owner, span));
+                }
+                match this(self) {
+                    Some(r) => Bound::Value(self.instance_field(*r, f, owner, span)),
+                    None => self.object_reference_required(&fd.name, span),
+                }
+            }
+            Member::Property(p, owner) => {
+                let is_static = self.c.meta.property(p).flags.has(Flags::STATIC);
+                let receiver = if is_static { None } else { this(self) };
+                if !is_static && receiver.is_none() {
+                    let name = self.c.meta.property(p).name.clone();
+                    return self.object_reference_required(&name, span);
+                }
+                Bound::Property(PropertyAccess { prop: p, owner, receiver, args: Vec::new(), is_base: false, span })
+            }
+            Member::Methods(methods) => {
+                let type_args = self.resolve_type_args(&seg.type_args);
+                let receiver = this(self);
+                Bound::Methods(MethodGroup { name: seg.name.name.clone(), methods, receiver, type_args, is_base: false, nested: None, span })
+            }
+            Member::Type(t) => Bound::Type(t, span),
+        }
+    }
+
+    fn object_reference_required(&mut self, name: &str, span: Span) -> Bound {
+        let owner = self.ctx.type_def.map(|d| self.type_name(self.c.meta.type_def(d).self_type)).unwrap_or_default();
+        self.error(span, "CS0120", format!("An object reference is required for the non-static field, method, or property '{owner}.{name}'"));
+        Bound::Value(BExpr::error(span))
+    }
+
+    pub fn in_static_context(&self) -> bool {
+        self.c.meta.method(self.method).is_static() && self.func.is_static
+    }
+
+    fn bind_static_using_member(&mut self, name: &str, span: Span) -> Option<Bound> {
+        let mut s = Some(self.ctx.scope);
+        while let Some(id) = s {
+            for t in self.c.scope(id).static_usings.clone() {
+                if let Some(m) = self.lookup_member(t, name) {
+                    let seg = ast::NameSegment { name: ast::Ident { name: name.to_string(), span }, type_args: Vec::new() };
+                    return Some(self.bind_static_member(m, &seg, span));
+                }
+            }
+            s = self.c.scope(id).parent;
+        }
+        None
+    }
+
+    pub fn resolve_type_args(&mut self, args: &[ast::TypeSyntax]) -> Vec<TypeId> {
+        args.iter().map(|a| self.resolve_type(a)).collect()
+    }
+
+    pub fn static_field(&mut self, f: FieldId, owner: TypeId, span: Span) -> BExpr {
+        let fd = self.c.meta.field(f).clone();
+        let ty = self.member_type(fd.ty, owner);
+        if let Some(c) = &fd.constant {
+            let v = match c {
+                crate::metadata::Constant::Int(i) => ConstVal::Int(*i),
+                crate::metadata::Constant::UInt(u) => ConstVal::UInt(*u),
+                crate::metadata::Constant::Float(x) => ConstVal::Float(*x),
+                crate::metadata::Constant::Bool(b) => ConstVal::Bool(*b),
+                crate::metadata::Constant::Char(ch) => ConstVal::Char(*ch),
+                crate::metadata::Constant::String(s) => ConstVal::Str(s.clone()),
+                crate::metadata::Constant::Decimal(s) => ConstVal::Decimal(s.clone()),
+                crate::metadata::Constant::Null => ConstVal::Null,
+            };
+            return BExpr::new(BKind::Const(v), ty, span);
+        }
+        if fd.flags.has(Flags::CONST) {
+            if let Some(c) = self.evaluate_const_field(f) {
+                return BExpr::new(BKind::Const(c), ty, span);
+            }
+        }
+        BExpr::new(BKind::Field { receiver: None, field: f, owner }, ty, span)
+    }
+
+    /// The value of a `const` field whose initializer has not been folded yet.
+    fn evaluate_const_field(&mut self, f: FieldId) -> Option<ConstVal> {
+        let src = self.c.field_src.get(&f)?.clone();
+        let init = src.init?;
+        let fd = self.c.meta.field(f).clone();
+        let saved = (self.ctx.scope, self.file, self.ctx.type_def);
+        (self.ctx.scope, self.file, self.ctx.type_def) = (src.scope, src.file, Some(fd.owner));
+        self.ctx.file = src.file;
+        let v = self.bind_expr_to(&init, fd.ty);
+        (self.ctx.scope, self.file, self.ctx.type_def) = saved;
+        self.ctx.file = self.file;
+        match v.kind {
+            BKind::Const(c) => {
+                self.c.meta.fields[f.index()].constant = Some(const_to_metadata(&c));
+                Some(c)
+            }
+            _ => {
+                self.error(init.span, "CS0133", format!("The expression being assigned to '{}' must be constant", fd.name));
+                None
+            }
+        }
+    }
+
+    pub fn instance_field(&mut self, receiver: BExpr, f: FieldId, owner: TypeId, span: Span) -> BExpr {
+        let fd_ty = self.c.meta.field(f).ty;
+        let ty = self.member_type(fd_ty, owner);
+        BExpr::new(BKind::Field { receiver: Some(Box::new(receiver)), field: f, owner }, ty, span)
+    }
+
+    /// A member's declared type seen through a constructed owner (`T` of `List<int>` is `int`).
+    pub fn member_type(&mut self, declared: TypeId, owner: TypeId) -> TypeId {
+        match self.c.meta.types.kind(owner).clone() {
+            TypeKind::Named { def, args } if !args.is_empty() => {
+                let sub = crate::metadata::Substitution::for_type(def, &args);
+                self.c.meta.types.subst(declared, &sub)
+            }
+            _ => declared,
+        }
+    }
+
+    // ---- member access -------------------------------------------------------------------
+
+    fn bind_member_access(&mut self, target: &ast::Expr, name: &ast::NameSegment, span: Span) -> Bound {
+        if matches!(target.kind, ExprKind::Base) {
+            return self.bind_base_member(name, span);
+        }
+        let left = self.bind(target, None);
+        match left {
+            Bound::Namespace(ns, _) => self.bind_namespace_member(&ns, name, span),
+            Bound::Type(t, _) => self.bind_type_member(t, name, span),
+            Bound::Methods(g) => {
+                self.error(g.span, "CS0119", format!("'{}' is a method, which is not valid in the given context", g.name));
+                Bound::Value(BExpr::error(span))
+            }
+            other => {
+                let recv = self.to_value(other, target.span);
+                if recv.is_error() {
+                    return Bound::Value(BExpr::error(span));
+                }
+                self.bind_instance_member(recv, name, span, false)
+            }
+        }
+    }
+
+    fn bind_namespace_member(&mut self, ns: &str, name: &ast::NameSegment, span: Span) -> Bound {
+        let args = self.resolve_type_args(&name.type_args);
+        if let Some(d) = self.c.namespaces.find_type(ns, &name.name.name, args.len()) {
+            return Bound::Type(self.c.meta.types.named(d, &args), span);
+        }
+        let full = if ns.is_empty() { name.name.name.clone() } else { format!("{ns}.{}", name.name.name) };
+        if self.c.namespaces.names.contains(&full) {
+            return Bound::Namespace(full, span);
+        }
+        let shown = if ns.is_empty() { "<global namespace>".to_string() } else { ns.to_string() };
+        self.error(name.name.span, "CS0234", format!("The type or namespace name '{}' does not exist in the namespace '{shown}' (are you missing an assembly reference?)", name.name.name));
+        Bound::Value(BExpr::error(span))
+    }
+
+    /// `Type.Member`: static members and nested types.
+    fn bind_type_member(&mut self, t: TypeId, name: &ast::NameSegment, span: Span) -> Bound {
+        match self.lookup_member(t, &name.name.name) {
+            Some(m) => self.bind_static_member(m, name, span),
+            None => {
+                let shown = self.type_name(t);
+                self.error(name.name.span, "CS0117", format!("'{shown}' does not contain a definition for '{}'", name.name.name));
+                Bound::Value(BExpr::error(span))
+            }
+        }
+    }
+
+    fn bind_static_member(&mut self, m: Member, name: &ast::NameSegment, span: Span) -> Bound {
+        match m {
+            Member::Field(f, owner) => {
+                let fd = self.c.meta.field(f).clone();
+                if !fd.is_static() {
+                    return self.object_reference_required(&fd.name, span);
+                }
+                self.check_access(fd.owner, fd.flags, &fd.name, name.name.span);
+                Bound::Value(self.static_field(f, owner, span))
+            }
+            Member::Property(p, owner) => {
+                let pd = self.c.meta.property(p).clone();
+                if !pd.flags.has(Flags::STATIC) {
+                    return self.object_reference_required(&pd.name, span);
+                }
+                self.check_access(pd.owner, pd.flags, &pd.name, name.name.span);
+                Bound::Property(PropertyAccess { prop: p, owner, receiver: None, args: Vec::new(), is_base: false, span })
+            }
+            Member::Methods(methods) => {
+                let type_args = self.resolve_type_args(&name.type_args);
+                Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: None, type_args, is_base: false, nested: None, span })
+            }
+            Member::Type(t) => Bound::Type(t, span),
+        }
+    }
+
+    pub fn check_access(&mut self, owner: crate::metadata::TypeDefId, flags: Flags, name: &str, span: Span) {
+        if !self.is_accessible(owner, flags) {
+            let o = self.type_name(self.c.meta.type_def(owner).self_type);
+            self.error(span, "CS0122", format!("'{o}.{name}' is inaccessible due to its protection level"));
+        }
+    }
+
+    /// `value.Member`: fields, properties and methods of the value's type (extension
+    /// methods are added when the group is invoked).
+    pub fn bind_instance_member(&mut self, recv: BExpr, name: &ast::NameSegment, span: Span, is_base: bool) -> Bound {
+        let t = recv.ty;
+        if t == TypeId::NULL {
+            self.error(span, "CS0023", format!("Operator '.' cannot be applied to operand of type '<null>'"));
+            return Bound::Value(BExpr::error(span));
+        }
+        match self.lookup_member(t, &name.name.name) {
+            Some(Member::Field(f, owner)) => {
+                let fd = self.c.meta.field(f).clone();
+                self.check_access(fd.owner, fd.flags, &fd.name, name.name.span);
+                if fd.is_static() {
+                    return self.static_via_instance(&fd.name, span);
+                }
+                Bound::Value(self.instance_field(recv, f, owner, span))
+            }
+            Some(Member::Property(p, owner)) => {
+                let pd = self.c.meta.property(p).clone();
+                self.check_access(pd.owner, pd.flags, &pd.name, name.name.span);
+                if pd.flags.has(Flags::STATIC) {
+                    return self.static_via_instance(&pd.name, span);
+                }
+                Bound::Property(PropertyAccess { prop: p, owner, receiver: Some(Box::new(recv)), args: Vec::new(), is_base, span })
+            }
+            Some(Member::Methods(methods)) => {
+                let type_args = self.resolve_type_args(&name.type_args);
+                Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: Some(Box::new(recv)), type_args, is_base, nested: None, span })
+            }
+            Some(Member::Type(_)) | None => {
+                let type_args = self.resolve_type_args(&name.type_args);
+                if !self.extension_methods(&name.name.name).is_empty() {
+                    return Bound::Methods(MethodGroup { name: name.name.name.clone(), methods: Vec::new(), receiver: Some(Box::new(recv)), type_args, is_base, nested: None, span });
+                }
+                let shown = self.type_name(t);
+                self.error(name.name.span, "CS1061", format!("'{shown}' does not contain a definition for '{}' and no accessible extension method '{}' accepting a first argument of type '{shown}' could be found (are you missing a using directive or an assembly reference?)", name.name.name, name.name.name));
+                Bound::Value(BExpr::error(span))
+            }
+        }
+    }
+
+    fn static_via_instance(&mut self, name: &str, span: Span) -> Bound {
+        self.error(span, "CS0176", format!("Member '{name}' cannot be accessed with an instance reference; qualify it with a type name instead"));
+        Bound::Value(BExpr::error(span))
+    }
+
+    fn bind_base_member(&mut self, name: &ast::NameSegment, span: Span) -> Bound {
+        let Some(def) = self.ctx.type_def else { return Bound::Value(BExpr::error(span)) };
+        let Some(base) = self.c.meta.type_def(def).base else {
+            self.error(span, "CS0175", "Use of keyword 'base' is not valid in this context");
+            return Bound::Value(BExpr::error(span));
+        };
+        let this = self.bind_this(span);
+        let recv = BExpr { ty: base, ..this };
+        self.bind_instance_member(recv, name, span, true)
+    }
+
+    /// Reads a property through its getter (CS0154 if it has none).
+    pub fn read_property(&mut self, p: PropertyAccess) -> BExpr {
+        let pd = self.c.meta.property(p.prop).clone();
+        let Some(getter) = pd.getter else {
+            let owner = self.type_name(self.c.meta.type_def(pd.owner).self_type);
+            self.error(p.span, "CS0154", format!("The property or indexer '{owner}.{}' cannot be used in this context because it lacks the get accessor", pd.name));
+            return BExpr::error(p.span);
+        };
+        let ty = self.member_type(pd.ty, p.owner);
+        let is_virtual = !p.is_base && self.c.meta.method(getter).vtable_slot.is_some() || self.is_interface_method(getter);
+        BExpr::new(
+            BKind::Call { method: getter, owner: p.owner, type_args: Vec::new(), receiver: p.receiver, args: p.args, is_virtual },
+            ty,
+            p.span,
+        )
+    }
+
+    pub fn is_interface_method(&self, m: MethodId) -> bool {
+        self.c.meta.type_def(self.c.meta.method(m).owner).kind == TypeDefKind::Interface
+    }
+
+    // ---- element access ------------------------------------------------------------------
+
+    fn bind_element_access(&mut self, target: &ast::Expr, args: &[ast::Arg], span: Span) -> Bound {
+        let recv = if matches!(target.kind, ExprKind::Base) { self.bind_this(target.span) } else { self.bind_expr(target) };
+        if recv.is_error() {
+            return Bound::Value(BExpr::error(span));
+        }
+        if let Some((elem, rank)) = self.c.meta.types.array_elem(recv.ty) {
+            if args.len() != rank as usize {
+                self.error(span, "CS0022", format!("Wrong number of indices inside []; expected {rank}"));
+                return Bound::Value(BExpr::error(span));
+            }
+            let int = self.wk().int32;
+            let indices = args.iter().map(|a| self.bind_index(&a.expr, int)).collect();
+            return Bound::Value(BExpr::new(BKind::Elem { array: Box::new(recv), indices }, elem, span));
+        }
+        let indexers = self.lookup_indexers(recv.ty);
+        if indexers.is_empty() {
+            let shown = self.type_name(recv.ty);
+            self.error(span, "CS0021", format!("Cannot apply indexing with [] to an expression of type '{shown}'"));
+            return Bound::Value(BExpr::error(span));
+        }
+        match self.resolve_indexer(indexers, recv, args, span) {
+            Some(p) => Bound::Property(p),
+            None => Bound::Value(BExpr::error(span)),
+        }
+    }
+
+    fn bind_index(&mut self, e: &ast::Expr, int: TypeId) -> BExpr {
+        let v = self.bind_expr(e);
+        match self.prim(v.ty) {
+            Some(p) if p.is_integral() && matches!(p, super::convert::Prim::Long | super::convert::Prim::ULong | super::convert::Prim::UInt) => v,
+            _ => self.coerce(v, int),
+        }
+    }
+
+    // ---- misc ----------------------------------------------------------------------------
+
+    fn bind_as(&mut self, expr: &ast::Expr, ty: &ast::TypeSyntax, span: Span) -> BExpr {
+        let t = self.resolve_type(ty);
+        let v = self.bind_expr(expr);
+        if t == TypeId::ERROR || v.is_error() {
+            return BExpr::error(span);
+        }
+        if !self.is_nullable_type(t) && !(self.is_type_param(t) && self.is_reference_type(t)) {
+            let shown = self.type_name(t);
+            self.error(span, "CS0077", format!("The as operator must be used with a reference type or nullable type ('{shown}' is a non-nullable value type)"));
+            return BExpr::error(span);
+        }
+        let operand = self.box_if_value(v);
+        BExpr::new(BKind::As { operand: Box::new(operand), target: t }, t, span)
+    }
+
+    /// Boxes a value-typed expression to `object` (for type tests).
+    pub fn box_if_value(&mut self, v: BExpr) -> BExpr {
+        if self.c.meta.is_value_type(v.ty) || (self.is_type_param(v.ty) && !self.is_reference_type(v.ty)) {
+            let obj = self.wk().object;
+            let from = v.ty;
+            let span = v.span;
+            BExpr::new(BKind::Conv { kind: ConvKind::Box { from }, operand: Box::new(v) }, obj, span)
+        } else {
+            v
+        }
+    }
+
+    fn bind_conditional(&mut self, cond: &ast::Expr, then: &ast::Expr, otherwise: &ast::Expr, target: Option<TypeId>, span: Span) -> BExpr {
+        let c = self.bind_condition(cond);
+        let a = self.bind(then, target);
+        let a = self.to_value(a, then.span);
+        let b = self.bind(otherwise, target);
+        let b = self.to_value(b, otherwise.span);
+        if a.is_error() || b.is_error() {
+            return BExpr::error(span);
+        }
+        let ty = match self.best_common_type(&a, &b) {
+            Some(t) => t,
+            None => match target {
+                Some(t) if self.conversion(&a, t).is_some_and(|c| c.implicit) && self.conversion(&b, t).is_some_and(|c| c.implicit) => t,
+                _ => {
+                    let (x, y) = (self.type_name(a.ty), self.type_name(b.ty));
+                    self.error(span, "CS0173", format!("Type of conditional expression cannot be determined because there is no implicit conversion between '{x}' and '{y}'"));
+                    return BExpr::error(span);
+                }
+            },
+        };
+        let a = self.coerce(a, ty);
+        let b = self.coerce(b, ty);
+        BExpr::new(BKind::Cond { cond: Box::new(c), then: Box::new(a), otherwise: Box::new(b) }, ty, span)
+    }
+
+    /// The type both branches of `?:` convert to (C#'s "best common type" of two).
+    pub fn best_common_type(&mut self, a: &BExpr, b: &BExpr) -> Option<TypeId> {
+        if a.ty == b.ty {
+            return Some(a.ty);
+        }
+        if matches!(a.kind, BKind::Throw(_)) {
+            return Some(b.ty);
+        }
+        if matches!(b.kind, BKind::Throw(_)) {
+            return Some(a.ty);
+        }
+        let a_to_b = self.conversion(a, b.ty).is_some_and(|c| c.implicit);
+        let b_to_a = self.conversion(b, a.ty).is_some_and(|c| c.implicit);
+        match (a_to_b, b_to_a) {
+            (true, false) => Some(b.ty),
+            (false, true) => Some(a.ty),
+            (true, true) => Some(if a.ty == TypeId::NULL { b.ty } else { a.ty }),
+            (false, false) => {
+                // `cond ? 1 : null` → int?
+                if a.ty == TypeId::NULL && self.c.meta.is_value_type(b.ty) {
+                    return Some(self.c.nullable_of(b.ty));
+                }
+                if b.ty == TypeId::NULL && self.c.meta.is_value_type(a.ty) {
+                    return Some(self.c.nullable_of(a.ty));
+                }
+                None
+            }
+        }
+    }
+
+    fn bind_nameof(&mut self, inner: &ast::Expr, span: Span) -> BExpr {
+        let name = match &inner.kind {
+            ExprKind::Name(seg) => Some(seg.name.name.clone()),
+            ExprKind::Member { name, .. } => Some(name.name.name.clone()),
+            ExprKind::PredefinedType(_) => None,
+            _ => None,
+        };
+        match name {
+            Some(n) => {
+                if let ExprKind::Name(seg) = &inner.kind {
+                    let known = self.lookup_local(&seg.name.name).is_some() || self.lookup_local_function(&seg.name.name).is_some();
+                    if !known {
+                        let _ = self.bind(inner, None);
+                    }
+                } else {
+                    let _ = self.bind(inner, None);
+                }
+                BExpr::new(BKind::Const(ConstVal::Str(n)), self.wk().string, span)
+            }
+            None => {
+                self.error(inner.span, "CS8081", "Expression does not have a name.");
+                BExpr::error(span)
+            }
+        }
+    }
+
+    fn bind_sizeof(&mut self, ty: &ast::TypeSyntax, span: Span) -> BExpr {
+        let t = self.resolve_type(ty);
+        use super::convert::Prim::*;
+        let size = match self.prim(t) {
+            Some(SByte | Byte) => 1,
+            Some(Short | UShort | Char) => 2,
+            Some(Int | UInt | Float) => 4,
+            Some(Long | ULong | Double) => 8,
+            Some(Decimal) => 16,
+            None if t == self.wk().boolean => 1,
+            None => {
+                self.error(span, "CS0233", format!("'{}' does not have a predefined size", self.type_name(t)));
+                return BExpr::error(span);
+            }
+        };
+        BExpr::new(BKind::Const(ConstVal::Int(size)), self.wk().int32, span)
+    }
+
+    /// Checks a thrown value derives from `System.Exception` (CS0155).
+    pub fn check_throwable(&mut self, ex: BExpr) -> BExpr {
+        if ex.is_error() {
+            return ex;
+        }
+        let exc = self.wk().exception;
+        if ex.ty == TypeId::NULL || self.c.meta.is_subtype(ex.ty, exc) || self.is_type_param(ex.ty) {
+            return ex;
+        }
+        self.error(ex.span, "CS0155", "The type caught or thrown must be derived from System.Exception");
+        BExpr::error(ex.span)
+    }
+
+    /// `a?.b.c`, `a?[i]`, `a?.M()`: evaluates `a` once; the whole chain is null when it is.
+    fn bind_conditional_access(&mut self, e: &ast::Expr) -> BExpr {
+        let (receiver_syntax, rebuild) = split_conditional(e);
+        let recv = self.bind_expr(receiver_syntax);
+        if recv.is_error() {
+            return BExpr::error(e.span);
+        }
+        let inner_ty = self.nullable_inner(recv.ty).unwrap_or(recv.ty);
+        let temp = self.temp(inner_ty, recv.span);
+        let placeholder_name = format!("<ca{}>", temp.0);
+        self.push_scope();
+        self.scopes_declare_alias(&placeholder_name, temp);
+        let access_syntax = rebuild(ast::Expr {
+            kind: ExprKind::Name(ast::NameSegment { name: ast::Ident { name: placeholder_name, span: receiver_syntax.span }, type_args: Vec::new() }),
+            span: receiver_syntax.span,
+        });
+        let access = self.bind(&access_syntax, None);
+        let access = if matches!(access, Bound::Methods(_)) { BExpr::error(e.span) } else { self.to_value(access, e.span) };
+        self.pop_scope();
+        if access.is_error() {
+            return BExpr::error(e.span);
+        }
+        let ty = if access.ty == TypeId::VOID || self.is_nullable_type(access.ty) || self.is_type_param(access.ty) {
+            access.ty
+        } else {
+            self.c.nullable_of(access.ty)
+        };
+        let recv = if self.nullable_inner(recv.ty).is_some() { recv } else { recv };
+        BExpr::new(BKind::ConditionalAccess { receiver: Box::new(recv), temp, access: Box::new(BExpr { ty, ..access }) }, ty, e.span)
+    }
+
+    /// Makes a temp visible under a synthetic name in the current scope.
+    pub fn scopes_declare_alias(&mut self, name: &str, id: LocalId) {
+        self.declare_alias(name, id);
+    }
+
+    /// `value_arg` re-exported for sibling modules.
+    pub fn arg(e: BExpr) -> BArg {
+        value_arg(e)
+    }
+
+    /// Tries to read `e` as a type name (`Color.Red`, `List<int>.Enumerator`).
+    pub fn try_type_of_syntax(&mut self, e: &ast::Expr) -> Option<TypeId> {
+        let ts = type_syntax_of(e)?;
+        let ctx = self.ctx.clone();
+        self.c.try_resolve_type(&ctx, &ts)
+    }
+}
+
+/// `x?.a.b(c)` → (`x`, a function rebuilding `<tmp>.a.b(c)` around a new receiver).
+fn split_conditional(e: &ast::Expr) -> (&ast::Expr, Box<dyn Fn(ast::Expr) -> ast::Expr + '_>) {
+    match &e.kind {
+        ExprKind::Member { target, name, conditional: true } => {
+            let name = name.clone();
+            (target, Box::new(move |recv| ast::Expr { kind: ExprKind::Member { target: Box::new(recv), name: name.clone(), conditional: false }, span: e.span }))
+        }
+        ExprKind::Index { target, args, conditional: true } => {
+            let args = args.clone();
+            (target, Box::new(move |recv| ast::Expr { kind: ExprKind::Index { target: Box::new(recv), args: args.clone(), conditional: false }, span: e.span }))
+        }
+        ExprKind::Member { target, name, conditional: false } => {
+            let (r, inner) = split_conditional(target);
+            let name = name.clone();
+            (r, Box::new(move |recv| ast::Expr { kind: ExprKind::Member { target: Box::new(inner(recv)), name: name.clone(), conditional: false }, span: e.span }))
+        }
+        ExprKind::Index { target, args, conditional: false } => {
+            let (r, inner) = split_conditional(target);
+            let args = args.clone();
+            (r, Box::new(move |recv| ast::Expr { kind: ExprKind::Index { target: Box::new(inner(recv)), args: args.clone(), conditional: false }, span: e.span }))
+        }
+        ExprKind::Call { target, args } => {
+            let (r, inner) = split_conditional(target);
+            let args = args.clone();
+            (r, Box::new(move |recv| ast::Expr { kind: ExprKind::Call { target: Box::new(inner(recv)), args: args.clone() }, span: e.span }))
+        }
+        _ => (e, Box::new(|recv| recv)),
+    }
+}
+
+/// Whether a member/call chain contains a `?.` or `?[`.
+fn contains_conditional(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Member { conditional: true, .. } | ExprKind::Index { conditional: true, .. } => true,
+        ExprKind::Member { target, .. } | ExprKind::Index { target, .. } | ExprKind::Call { target, .. } => contains_conditional(target),
+        _ => false,
+    }
+}
+
+fn is_conditional_call(e: &ast::Expr) -> bool {
+    matches!(&e.kind, ExprKind::Member { .. } | ExprKind::Index { .. }) && contains_conditional(e)
+        || matches!(&e.kind, ExprKind::Call { .. })
+}
+
+/// A bound constant as a metadata constant.
+pub fn const_to_metadata(c: &ConstVal) -> crate::metadata::Constant {
+    use crate::metadata::Constant;
+    match c {
+        ConstVal::Null => Constant::Null,
+        ConstVal::Bool(b) => Constant::Bool(*b),
+        ConstVal::Char(ch) => Constant::Char(*ch),
+        ConstVal::Int(i) => Constant::Int(*i),
+        ConstVal::UInt(u) => Constant::UInt(*u),
+        ConstVal::Float(f) => Constant::Float(*f),
+        ConstVal::Str(s) => Constant::String(s.clone()),
+        ConstVal::Decimal(s) => Constant::Decimal(s.clone()),
+    }
+}

@@ -1,0 +1,402 @@
+//! The emitter: bound trees to register bytecode.
+//!
+//! [`FnBuilder`] emits one function (a method or one of its lambdas/local functions):
+//! registers (arguments, locals, then a stack of temporaries), labels with back-patching,
+//! the handler table, jump tables and the span side table. Captured locals live in
+//! display objects ([`closures`]); `try`/`finally` and jumps out of it are in [`stmt`].
+
+mod closures;
+mod expr;
+mod stmt;
+
+use hashbrown::HashMap;
+
+use super::bound::*;
+use super::Compiler;
+use crate::bytecode::{Function, FunctionId, Handler, JumpTable, Op, PoolEntry, Reg, Target};
+use crate::metadata::{Constant, MethodBody, MethodId, TypeDefKind, TypeId};
+use crate::runtime::value::Value;
+use closures::{DisplayId, DisplayInfo, EnvKind};
+use grammar::span::Span;
+
+/// What every function of one method shares: its locals, nested functions and displays.
+pub struct MethodShared {
+    pub locals: Vec<LocalInfo>,
+    pub nested: Vec<NestedFunction>,
+    pub displays: Vec<DisplayInfo>,
+    /// The display holding each hoisted local.
+    pub local_display: HashMap<LocalId, DisplayId>,
+    /// How each nested function is entered (set when its creation point is emitted).
+    pub nested_env: HashMap<NestedId, closures::NestedEnv>,
+    /// The method's own root display (holds `this`/the generic context when captured).
+    pub root_display: Option<DisplayId>,
+    /// Some nested function uses `this` (or an instance member).
+    pub captures_this: bool,
+    /// The method has a run-time generic context nested functions must be able to read.
+    pub has_generic_context: bool,
+    pub method: MethodId,
+}
+
+/// One pending `finally` between a jump and its target.
+struct FinallyScope {
+    /// Register holding the pending completion (`null`, a jump index, or an exception).
+    pending: Reg,
+    /// Where the finally block starts (patched when known).
+    entry: LabelId,
+    /// Jump targets routed through this finally: index in the `EndFinally` table.
+    exits: Vec<Exit>,
+    table: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    Label(LabelId),
+    /// Continue returning (the value is in the return register).
+    Return,
+}
+
+pub struct FnBuilder<'a> {
+    pub c: &'a mut Compiler,
+    pub shared: &'a mut MethodShared,
+    /// 0 for the method itself, `n + 1` for nested function `n`.
+    pub func_index: u32,
+    pub method: MethodId,
+    code: Vec<Op>,
+    pool: Vec<PoolEntry>,
+    handlers: Vec<Handler>,
+    tables: Vec<JumpTable>,
+    spans: Vec<(u32, Span)>,
+    num_args: u16,
+    next_reg: u16,
+    max_reg: u16,
+    local_regs: HashMap<LocalId, Reg>,
+    labels: HashMap<LabelId, u32>,
+    fixups: Vec<(usize, LabelId)>,
+    /// Labels created by the emitter itself (numbered above the binder's).
+    next_label: u32,
+    finally_stack: Vec<FinallyScope>,
+    /// The `finally` nesting depth at which each label is defined.
+    label_depth: HashMap<LabelId, usize>,
+    /// Where `return` puts its value when it must pass through a `finally`.
+    ret_reg: Option<Reg>,
+    /// Displays created in this function, innermost last, with their registers.
+    pub display_regs: Vec<(DisplayId, Reg)>,
+    /// For nested functions: how `r0` relates to the display chain.
+    pub env: EnvKind,
+    /// Register of the run-time generic context, if the function has one.
+    pub ctx_reg: Option<Reg>,
+    /// Instruction index of the placeholder that computes the context at entry.
+    ctx_prologue: Option<usize>,
+    ctx_used: bool,
+    pub this_reg: Option<Reg>,
+    pub current_span: Span,
+}
+
+/// Whether a statement contains a `try` with a `finally` (a `return` through it needs a
+/// register reserved for the return value).
+fn stmt_has_finally(s: &BStmt) -> bool {
+    match &s.kind {
+        SKind::Try { finally: Some(_), .. } => true,
+        SKind::Try { body, catches, .. } => stmt_has_finally(body) || catches.iter().any(|c| stmt_has_finally(&c.body)),
+        SKind::Block { stmts, .. } => stmts.iter().any(stmt_has_finally),
+        SKind::If { then, otherwise, .. } => stmt_has_finally(then) || otherwise.as_ref().is_some_and(|o| stmt_has_finally(o)),
+        SKind::Loop { body, .. } => stmt_has_finally(body),
+        _ => false,
+    }
+}
+
+impl Compiler {
+    /// Emits a method and all its nested functions.
+    pub fn emit_method(&mut self, m: MethodId, body: BoundBody, locals: Vec<LocalInfo>, nested: Vec<NestedFunction>) {
+        let has_generic_context = self.method_has_generic_context(m);
+        let captures_this = nested.iter().filter_map(|n| n.body.as_ref()).any(|b| closures::uses_this(&b.body));
+        let mut shared = MethodShared {
+            locals,
+            nested,
+            displays: Vec::new(),
+            local_display: HashMap::new(),
+            nested_env: HashMap::new(),
+            root_display: None,
+            captures_this,
+            has_generic_context,
+            method: m,
+        };
+        let f = FnBuilder::build(self, &mut shared, 0, m, &body, EnvKind::Method);
+        self.install_function(m, f);
+        let mut done = vec![false; shared.nested.len()];
+        loop {
+            let Some(i) = (0..shared.nested.len()).find(|&i| !done[i] && shared.nested_env.contains_key(&NestedId(i as u32))) else {
+                break;
+            };
+            done[i] = true;
+            let n = shared.nested[i].clone();
+            let Some(nbody) = n.body else { continue };
+            let env = shared.nested_env[&NestedId(i as u32)].clone();
+            self.prepare_nested_method(n.method, &env);
+            let f = FnBuilder::build(self, &mut shared, i as u32 + 1, n.method, &nbody, EnvKind::Nested(env));
+            self.install_function(n.method, f);
+        }
+    }
+
+    fn install_function(&mut self, m: MethodId, f: Function) {
+        let id = FunctionId(self.functions.len() as u32);
+        self.functions.push(f);
+        self.meta.methods[m.index()].body = MethodBody::Bytecode(id);
+    }
+
+    /// Whether code of `m` can name its own type parameters at run time (generic method,
+    /// or member of a generic type).
+    pub fn method_has_generic_context(&self, m: MethodId) -> bool {
+        let md = self.meta.method(m);
+        !md.type_params.is_empty() || !self.meta.type_def(md.owner).type_params.is_empty()
+    }
+
+    /// Whether callers pass `m` a hidden generic-context argument (generic methods, and
+    /// static members of generic types; instance members find it through `this`).
+    pub fn method_takes_context(&self, m: MethodId) -> bool {
+        let md = self.meta.method(m);
+        !md.type_params.is_empty() || (md.is_static() && !self.meta.type_def(md.owner).type_params.is_empty())
+    }
+}
+
+impl<'a> FnBuilder<'a> {
+    fn build(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> Function {
+        let mut b = FnBuilder {
+            c,
+            shared,
+            func_index,
+            method,
+            code: Vec::new(),
+            pool: Vec::new(),
+            handlers: Vec::new(),
+            tables: Vec::new(),
+            spans: Vec::new(),
+            num_args: 0,
+            next_reg: 0,
+            max_reg: 0,
+            local_regs: HashMap::new(),
+            labels: HashMap::new(),
+            fixups: Vec::new(),
+            next_label: 1 << 30,
+            finally_stack: Vec::new(),
+            label_depth: HashMap::new(),
+            ret_reg: None,
+            display_regs: Vec::new(),
+            env,
+            ctx_reg: None,
+            ctx_prologue: None,
+            ctx_used: false,
+            this_reg: None,
+            current_span: body.body.span,
+        };
+        b.assign_argument_registers(&body.params);
+        b.assign_local_registers();
+        if stmt_has_finally(&body.body) {
+            b.ret_reg = Some(b.alloc_reg());
+        }
+        b.emit_prologue(&body.params);
+        b.emit_stmt(&body.body);
+        if super::bind::syntax::can_complete(&body.body) || b.code.is_empty() {
+            b.emit_implicit_return();
+        }
+        b.finish()
+    }
+
+    /// `r0` = receiver (or closure environment), then the parameters, then the hidden
+    /// generic context.
+    fn assign_argument_registers(&mut self, params: &[LocalId]) {
+        let md = self.c.meta.method(self.method).clone();
+        if !md.is_static() {
+            self.this_reg = Some(Reg(0));
+            self.next_reg = 1;
+        }
+        for &p in params {
+            let r = self.alloc_reg();
+            self.local_regs.insert(p, r);
+        }
+        if self.c.method_takes_context(self.method) {
+            self.ctx_reg = Some(self.alloc_reg());
+        }
+        self.num_args = self.next_reg;
+    }
+
+    /// Every non-hoisted local of this function gets its own register.
+    fn assign_local_registers(&mut self) {
+        for i in 0..self.shared.locals.len() {
+            let l = &self.shared.locals[i];
+            let id = LocalId(i as u32);
+            if l.owner == self.func_index && !l.hoisted && !self.local_regs.contains_key(&id) && !matches!(l.kind, LocalKind::Param(_) | LocalKind::RefParam(_)) {
+                let r = self.alloc_reg();
+                self.local_regs.insert(id, r);
+            }
+        }
+    }
+
+    fn emit_prologue(&mut self, params: &[LocalId]) {
+        let md = self.c.meta.method(self.method).clone();
+        let owner_generic = !self.c.meta.type_def(md.owner).type_params.is_empty();
+        let is_method_fn = matches!(self.env, EnvKind::Method);
+        if is_method_fn && !md.is_static() && owner_generic {
+            let r = match self.ctx_reg {
+                Some(r) => r,
+                None => {
+                    let r = self.alloc_reg();
+                    self.ctx_reg = Some(r);
+                    r
+                }
+            };
+            self.ctx_prologue = Some(self.code.len());
+            self.emit(Op::Move { dst: r, src: r });
+        }
+        self.create_root_display(params);
+        if !is_method_fn && self.shared.has_generic_context {
+            self.load_context_from_env();
+        }
+    }
+
+    pub fn alloc_reg(&mut self) -> Reg {
+        let r = Reg(self.next_reg);
+        self.next_reg = self.next_reg.saturating_add(1);
+        self.max_reg = self.max_reg.max(self.next_reg);
+        r
+    }
+
+    /// The register stack mark (free temporaries above it with [`free_to`]).
+    pub fn mark(&self) -> u16 {
+        self.next_reg
+    }
+
+    pub fn free_to(&mut self, mark: u16) {
+        self.next_reg = mark;
+    }
+
+    pub fn emit(&mut self, op: Op) -> usize {
+        let pc = self.code.len();
+        if self.spans.last().is_none_or(|&(_, s)| s != self.current_span) {
+            self.spans.push((pc as u32, self.current_span));
+        }
+        self.code.push(op);
+        pc
+    }
+
+    pub fn pc(&self) -> u32 {
+        self.code.len() as u32
+    }
+
+    pub fn new_label(&mut self) -> LabelId {
+        self.next_label += 1;
+        LabelId(self.next_label)
+    }
+
+    pub fn place_label(&mut self, l: LabelId) {
+        self.labels.insert(l, self.pc());
+        self.label_depth.entry(l).or_insert(self.finally_stack.len());
+    }
+
+    /// Emits a jump-type instruction whose target is patched when `l` is placed.
+    pub fn emit_jump(&mut self, op: Op, l: LabelId) {
+        let pc = self.emit(op);
+        self.fixups.push((pc, l));
+    }
+
+    pub fn constant(&mut self, c: Constant) -> crate::bytecode::ConstIdx {
+        let entry = PoolEntry::Constant(c);
+        if let Some(i) = self.pool.iter().position(|p| *p == entry) {
+            return crate::bytecode::ConstIdx(i as u32);
+        }
+        self.pool.push(entry);
+        crate::bytecode::ConstIdx(self.pool.len() as u32 - 1)
+    }
+
+    pub fn constant_value(&mut self, v: Value) -> crate::bytecode::ConstIdx {
+        let entry = PoolEntry::Value(v);
+        if let Some(i) = self.pool.iter().position(|p| *p == entry) {
+            return crate::bytecode::ConstIdx(i as u32);
+        }
+        self.pool.push(entry);
+        crate::bytecode::ConstIdx(self.pool.len() as u32 - 1)
+    }
+
+    pub fn add_table(&mut self, t: JumpTable) -> u32 {
+        self.tables.push(t);
+        self.tables.len() as u32 - 1
+    }
+
+    pub fn add_handler(&mut self, h: Handler) {
+        self.handlers.push(h);
+    }
+
+    fn emit_implicit_return(&mut self) {
+        self.emit_return(None);
+    }
+
+    /// The register holding the run-time generic context (marks it as needed).
+    pub fn context_reg(&mut self) -> Option<Reg> {
+        self.ctx_used = true;
+        self.ctx_reg
+    }
+
+    fn finish(mut self) -> Function {
+        for (pc, l) in std::mem::take(&mut self.fixups) {
+            let target = self.labels.get(&l).copied().unwrap_or(self.code.len() as u32);
+            if let Some(t) = self.code[pc].jump_target_mut() {
+                *t = Target(target);
+            }
+        }
+        for h in &mut self.handlers {
+            if let Some(&entry) = self.labels.get(&LabelId(h.entry.0)) {
+                h.entry = Target(entry);
+            }
+        }
+        if let (Some(pc), true, Some(r)) = (self.ctx_prologue, self.ctx_used, self.ctx_reg) {
+            let owner = self.c.meta.method(self.method).owner;
+            let this = self.this_reg.unwrap_or(Reg(0));
+            self.code[pc] = Op::ContextFromThis { dst: r, this, def: owner };
+        }
+        let resolved_tables: Vec<JumpTable> = self
+            .tables
+            .iter()
+            .map(|t| JumpTable { low: t.low, targets: t.targets.iter().map(|l| Target(self.labels.get(&LabelId(l.0)).copied().unwrap_or(0))).collect() })
+            .collect();
+        let md = self.c.meta.method(self.method);
+        let owner = self.c.meta.def_full_name(md.owner);
+        Function {
+            method: self.method,
+            name: format!("{owner}.{}", md.name),
+            code: self.code,
+            consts: Vec::new(),
+            pool: self.pool,
+            num_regs: self.max_reg.max(self.num_args).max(1),
+            num_args: self.num_args,
+            handlers: self.handlers,
+            tables: resolved_tables,
+            spans: self.spans,
+            file: md.file,
+        }
+    }
+
+    /// Whether a type is a struct stored on the heap (copied on assignment).
+    pub fn is_struct_type(&self, t: TypeId) -> bool {
+        match self.c.meta.types.def_of(t) {
+            Some(d) => {
+                let def = self.c.meta.type_def(d);
+                def.kind == TypeDefKind::Struct && !self.is_primitive_struct(t)
+            }
+            None => false,
+        }
+    }
+
+    /// `int`, `double`... are structs in metadata but plain values in registers.
+    pub fn is_primitive_struct(&self, t: TypeId) -> bool {
+        let wk = &self.c.meta.well_known;
+        [
+            wk.boolean, wk.char, wk.sbyte, wk.byte, wk.int16, wk.uint16, wk.int32, wk.uint32, wk.int64, wk.uint64, wk.single, wk.double, wk.decimal, wk.intptr, wk.uintptr,
+        ]
+        .contains(&t)
+            || self.c.meta.types.def_of(t) == Some(wk.nullable) && self.c.meta.types.args_of(t).first().is_some_and(|&a| self.is_primitive_struct(a) || self.c.meta.type_def(self.c.meta.types.def_of(a).unwrap_or_default()).kind == TypeDefKind::Enum)
+    }
+
+    pub fn is_type_param(&self, t: TypeId) -> bool {
+        matches!(self.c.meta.types.kind(t), crate::metadata::TypeKind::Param { .. })
+    }
+}

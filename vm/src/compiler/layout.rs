@@ -1,0 +1,252 @@
+//! Type layout: instance and static field slots, vtables (override matching), interface
+//! maps (explicit, implicit and inherited implementations), and the errors C# reports on
+//! the way (missing overrides, unimplemented abstract and interface members).
+
+use super::Compiler;
+use crate::metadata::{Flags, MethodId, MethodKind, ParamOwner, Substitution, TypeDefId, TypeDefKind, TypeId, TypeKind};
+
+impl Compiler {
+    pub fn layout_all(&mut self) {
+        let mut done = vec![false; self.meta.type_defs.len()];
+        for i in 0..self.meta.type_defs.len() {
+            self.layout_with_bases(TypeDefId(i as u32), &mut done, 0);
+        }
+    }
+
+    fn layout_with_bases(&mut self, def: TypeDefId, done: &mut [bool], depth: usize) {
+        if done[def.index()] || depth > 64 {
+            return;
+        }
+        done[def.index()] = true;
+        if let Some(b) = self.meta.type_def(def).base.and_then(|b| self.meta.types.def_of(b)) {
+            self.layout_with_bases(b, done, depth + 1);
+        }
+        for i in self.meta.type_def(def).interfaces.clone() {
+            if let Some(d) = self.meta.types.def_of(i) {
+                self.layout_with_bases(d, done, depth + 1);
+            }
+        }
+        self.layout_fields(def);
+        self.layout_vtable(def);
+        self.layout_interfaces(def);
+    }
+
+    fn base_def(&self, def: TypeDefId) -> Option<TypeDefId> {
+        self.meta.type_def(def).base.and_then(|b| self.meta.types.def_of(b))
+    }
+
+    fn layout_fields(&mut self, def: TypeDefId) {
+        let mut next = self.base_def(def).map_or(0, |b| self.meta.type_def(b).instance_slots);
+        let mut next_static = 0;
+        for f in self.meta.type_def(def).fields.clone() {
+            let fd = &mut self.meta.fields[f.index()];
+            if fd.flags.has(Flags::CONST) {
+                continue;
+            }
+            if fd.flags.has(Flags::STATIC) {
+                fd.slot = next_static;
+                next_static += 1;
+            } else {
+                fd.slot = next;
+                next += 1;
+            }
+        }
+        let d = &mut self.meta.type_defs[def.index()];
+        d.instance_slots = next;
+        d.static_slots = next_static;
+    }
+
+    fn layout_vtable(&mut self, def: TypeDefId) {
+        let base_t = self.meta.type_def(def).base;
+        let mut vtable = self.base_def(def).map_or_else(Vec::new, |b| self.meta.type_def(b).vtable.clone());
+        let is_interface = self.meta.type_def(def).kind == TypeDefKind::Interface;
+        for m in self.meta.type_def(def).methods.clone() {
+            let md = self.meta.method(m).clone();
+            if is_interface || md.is_static() {
+                continue;
+            }
+            if md.flags.has(Flags::OVERRIDE) {
+                let found = vtable.iter().position(|&v| {
+                    self.meta.method(v).name == md.name && self.same_signature(v, base_t, m, None)
+                });
+                match found {
+                    Some(slot) => {
+                        if self.meta.method(vtable[slot]).flags.has(Flags::SEALED) {
+                            self.report_sealed_override(m, vtable[slot]);
+                        }
+                        vtable[slot] = m;
+                        self.meta.methods[m.index()].vtable_slot = Some(slot as u32);
+                    }
+                    None => self.report_no_override(m),
+                }
+            } else if md.flags.has(Flags::VIRTUAL) || md.flags.has(Flags::ABSTRACT) {
+                self.meta.methods[m.index()].vtable_slot = Some(vtable.len() as u32);
+                vtable.push(m);
+            }
+        }
+        let d = self.meta.type_def(def).clone();
+        if d.kind == TypeDefKind::Class && !d.flags.has(Flags::ABSTRACT) {
+            for &v in &vtable {
+                if self.meta.method(v).flags.has(Flags::ABSTRACT) {
+                    let (c, member) = (self.meta.cs_name(d.self_type), self.member_display(v));
+                    let (file, span) = (d.file, d.span);
+                    self.error(file, span, "CS0534", format!("'{c}' does not implement inherited abstract member '{member}'"));
+                }
+            }
+        }
+        self.meta.type_defs[def.index()].vtable = vtable;
+    }
+
+    fn report_no_override(&mut self, m: MethodId) {
+        let md = self.meta.method(m).clone();
+        let shown = self.member_display(m);
+        let what = if matches!(md.kind, MethodKind::Getter | MethodKind::Setter) { "property" } else { "method" };
+        self.error(md.file, md.span, "CS0115", format!("'{shown}': no suitable {what} found to override"));
+    }
+
+    fn report_sealed_override(&mut self, m: MethodId, sealed: MethodId) {
+        let md = self.meta.method(m).clone();
+        let (a, b) = (self.member_display(m), self.member_display(sealed));
+        self.error(md.file, md.span, "CS0239", format!("'{a}': cannot override inherited member '{b}' because it is sealed"));
+    }
+
+    /// `Type.Method(int, string)` as C# error messages show a member.
+    pub fn member_display(&self, m: MethodId) -> String {
+        let md = self.meta.method(m);
+        let owner = self.meta.cs_name(self.meta.type_def(md.owner).self_type);
+        let params: Vec<String> = md.params.iter().map(|p| self.meta.cs_name(p.ty)).collect();
+        match md.kind {
+            MethodKind::Getter | MethodKind::Setter => {
+                let prop = md.name.get(4..).unwrap_or(&md.name);
+                format!("{owner}.{prop}")
+            }
+            MethodKind::Constructor => format!("{owner}.{}({})", self.meta.type_def(md.owner).name, params.join(", ")),
+            _ => {
+                let generic = if md.type_params.is_empty() {
+                    String::new()
+                } else {
+                    let n: Vec<&str> = md.type_params.iter().map(|p| p.name.as_str()).collect();
+                    format!("<{}>", n.join(", "))
+                };
+                format!("{owner}.{}{generic}({})", md.name, params.join(", "))
+            }
+        }
+    }
+
+    /// Whether `a` (seen through the constructed type `a_owner`) and `b` (through
+    /// `b_owner`) have the same parameter types and kinds. Method type parameters match by
+    /// position.
+    pub fn same_signature(&mut self, a: MethodId, a_owner: Option<TypeId>, b: MethodId, b_owner: Option<TypeId>) -> bool {
+        let (ma, mb) = (self.meta.method(a).clone(), self.meta.method(b).clone());
+        if ma.params.len() != mb.params.len() || ma.type_params.len() != mb.type_params.len() {
+            return false;
+        }
+        let sa = self.signature_substitution(a, a_owner);
+        let sb = self.signature_substitution(b, b_owner);
+        ma.params.iter().zip(&mb.params).all(|(pa, pb)| {
+            let ta = self.canonical(pa.ty, &sa);
+            let tb = self.canonical(pb.ty, &sb);
+            ta == tb && (pa.kind == pb.kind || !matches!((pa.kind, pb.kind), (crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out, _) | (_, crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out)))
+        })
+    }
+
+    /// The substitution that views a method through a constructed owner type, with method
+    /// type parameters mapped to canonical placeholders.
+    fn signature_substitution(&mut self, m: MethodId, owner: Option<TypeId>) -> Substitution {
+        let md = self.meta.method(m).clone();
+        let canonical: Vec<TypeId> = (0..md.type_params.len())
+            .map(|i| self.meta.types.param(ParamOwner::Method(MethodId(u32::MAX)), i as u16))
+            .collect();
+        let mut sub = Substitution::for_method(m, &canonical);
+        if let Some(o) = owner {
+            if let TypeKind::Named { def, args } = self.meta.types.kind(o).clone() {
+                if def == md.owner {
+                    sub.type_owner = Some(def);
+                    sub.type_args = args.to_vec();
+                } else {
+                    // A base several levels up: find the instantiation of the owner in o's chain.
+                    let supers = self.meta.supertypes(o);
+                    if let Some(s) = supers.into_iter().find(|&s| self.meta.types.def_of(s) == Some(md.owner)) {
+                        sub.type_owner = Some(md.owner);
+                        sub.type_args = self.meta.types.args_of(s).to_vec();
+                    }
+                }
+            }
+        }
+        sub
+    }
+
+    fn canonical(&mut self, t: TypeId, sub: &Substitution) -> TypeId {
+        self.meta.types.subst(t, sub)
+    }
+
+    fn layout_interfaces(&mut self, def: TypeDefId) {
+        let d = self.meta.type_def(def).clone();
+        if d.kind == TypeDefKind::Interface {
+            return;
+        }
+        let mut map = self.base_def(def).map(|b| self.meta.type_def(b).interface_map.clone()).unwrap_or_default();
+        let supers = self.meta.supertypes(d.self_type);
+        for iface in supers {
+            let Some(idef) = self.meta.types.def_of(iface) else { continue };
+            if self.meta.type_def(idef).kind != TypeDefKind::Interface {
+                continue;
+            }
+            for im in self.meta.type_def(idef).methods.clone() {
+                if self.meta.method(im).is_static() {
+                    continue;
+                }
+                if let Some(found) = self.find_implementation(def, d.self_type, iface, im) {
+                    map.insert(im, found);
+                } else if !map.contains_key(&im) {
+                    if self.meta.method(im).flags.has(Flags::ABSTRACT) {
+                        self.report_missing_interface_member(def, iface, im);
+                    } else {
+                        map.insert(im, im);
+                    }
+                }
+            }
+        }
+        self.meta.type_defs[def.index()].interface_map = map;
+    }
+
+    fn report_missing_interface_member(&mut self, def: TypeDefId, _iface: TypeId, im: MethodId) {
+        let d = self.meta.type_def(def).clone();
+        let member = self.member_display(im);
+        let md = self.meta.method(im).clone();
+        let member = if matches!(md.kind, MethodKind::Getter | MethodKind::Setter) {
+            format!("{}.{}", member, if md.kind == MethodKind::Getter { "get" } else { "set" })
+        } else {
+            member
+        };
+        let shown = self.meta.cs_name(d.self_type);
+        self.error(d.file, d.span, "CS0535", format!("'{shown}' does not implement interface member '{member}'"));
+    }
+
+    /// The method of `def` (or its bases) implementing interface method `im` of `iface`:
+    /// an explicit implementation first, then a public instance method with the same name
+    /// and signature.
+    fn find_implementation(&mut self, def: TypeDefId, self_type: TypeId, iface: TypeId, im: MethodId) -> Option<MethodId> {
+        let name = self.meta.method(im).name.clone();
+        let mut cur = Some(self_type);
+        while let Some(t) = cur {
+            let cdef = self.meta.types.def_of(t)?;
+            for m in self.meta.type_def(cdef).methods.clone() {
+                let md = self.meta.method(m).clone();
+                if md.name != name || md.is_static() {
+                    continue;
+                }
+                let explicit = self.explicit_impls.get(&m).copied();
+                let applicable = match explicit {
+                    Some(e) => e == iface || (cdef == def && self.meta.types.def_of(e) == self.meta.types.def_of(iface)),
+                    None => md.flags.has(Flags::PUBLIC) || self.is_library(md.file),
+                };
+                if applicable && self.same_signature(m, Some(t), im, Some(iface)) {
+                    return Some(m);
+                }
+            }
+            cur = self.meta.base_type(t);
+        }
+        None
+    }
+}

@@ -1,0 +1,177 @@
+//! The compiler: source files in, metadata and bytecode out.
+//!
+//! Pipeline (each step a module):
+//! 1. parse every file (`grammar`);
+//! 2. [`declare`] types, then their headers (bases, constraints), then members;
+//! 3. [`layout`] fields, vtables and interface maps;
+//! 4. [`bind`] each method body into the typed [`bound`] tree (name, type and overload
+//!    resolution, conversions, C#'s errors);
+//! 5. [`emit`] register bytecode from the bound tree.
+//!
+//! Errors are collected in [`Diagnostics`] and rendered once by the caller.
+
+pub mod bind;
+pub mod bound;
+pub mod consts;
+pub mod declare;
+pub mod diagnostics;
+pub mod emit;
+pub mod layout;
+pub mod members;
+pub mod names;
+pub mod resolve;
+pub mod scopes;
+pub mod sources;
+
+use hashbrown::{HashMap, HashSet};
+
+use crate::bytecode::Function;
+use crate::metadata::{FileId, Metadata, MethodId, SourceFile, TypeDefId, TypeTable, WellKnown};
+pub use diagnostics::{Diag, Diagnostics};
+use scopes::{ImportScope, Namespaces, ScopeId};
+use sources::{FieldSource, MethodSource, TypeSource};
+
+/// Which lowering async methods get when no attribute decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Lowering {
+    Classic,
+    #[default]
+    Runtime,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    pub lowering: Lowering,
+}
+
+/// A compiled program: metadata, code, and the entry point.
+pub struct Program {
+    pub meta: Metadata,
+    pub functions: Vec<Function>,
+    pub entry_point: Option<MethodId>,
+}
+
+pub struct Compiler {
+    pub meta: Metadata,
+    pub diags: Diagnostics,
+    pub namespaces: Namespaces,
+    pub scopes: Vec<ImportScope>,
+    pub type_src: Vec<TypeSource>,
+    pub method_src: Vec<MethodSource>,
+    pub field_src: HashMap<crate::metadata::FieldId, FieldSource>,
+    /// Explicit interface implementations: method → the interface it implements.
+    pub explicit_impls: HashMap<MethodId, crate::metadata::TypeId>,
+    /// Attributes written on methods (lowering choice, intrinsics, benchmarks...).
+    pub method_attrs: HashMap<MethodId, Vec<grammar::ast::Attribute>>,
+    /// Property of each accessor method.
+    pub accessor_property: HashMap<MethodId, crate::metadata::PropertyId>,
+    /// The hidden field behind each primary-constructor parameter of a class or struct.
+    pub primary_ctor_fields: HashMap<(TypeDefId, String), crate::metadata::FieldId>,
+    /// Static classes that declare extension methods.
+    pub extension_classes: HashSet<TypeDefId>,
+    /// Fields declared as field-like events.
+    pub event_fields: HashSet<crate::metadata::FieldId>,
+    pub functions: Vec<Function>,
+    pub options: CompileOptions,
+    /// Files `0..library_files` are the standard library.
+    pub library_files: usize,
+    pub entry_point: Option<MethodId>,
+}
+
+impl Compiler {
+    pub fn new(options: CompileOptions) -> Compiler {
+        Compiler {
+            meta: Metadata {
+                types: TypeTable::new(),
+                type_defs: Vec::new(),
+                methods: Vec::new(),
+                fields: Vec::new(),
+                properties: Vec::new(),
+                files: Vec::new(),
+                well_known: WellKnown::default(),
+            },
+            diags: Diagnostics::default(),
+            namespaces: Namespaces::default(),
+            scopes: Vec::new(),
+            type_src: Vec::new(),
+            method_src: Vec::new(),
+            field_src: HashMap::new(),
+            explicit_impls: HashMap::new(),
+            method_attrs: HashMap::new(),
+            accessor_property: HashMap::new(),
+            primary_ctor_fields: HashMap::new(),
+            event_fields: HashSet::new(),
+            extension_classes: HashSet::new(),
+            functions: Vec::new(),
+            options,
+            library_files: 0,
+            entry_point: None,
+        }
+    }
+
+    pub fn add_file(&mut self, file: SourceFile) -> FileId {
+        self.meta.files.push(file);
+        FileId(self.meta.files.len() as u32 - 1)
+    }
+
+    pub fn is_library(&self, file: FileId) -> bool {
+        file.index() < self.library_files
+    }
+
+    pub fn new_scope(&mut self, scope: ImportScope) -> ScopeId {
+        self.scopes.push(scope);
+        ScopeId(self.scopes.len() as u32 - 1)
+    }
+
+    pub fn scope(&self, id: ScopeId) -> &ImportScope {
+        &self.scopes[id.0 as usize]
+    }
+
+    pub fn error(&mut self, file: FileId, span: grammar::span::Span, code: &'static str, msg: impl Into<String>) {
+        self.diags.error(file, span, code, msg);
+    }
+
+    pub fn type_source(&self, def: TypeDefId) -> &TypeSource {
+        &self.type_src[def.index()]
+    }
+}
+
+/// Compiles the standard library and the user's files into a program. On failure returns
+/// the program's diagnostics (and the source files, for rendering).
+pub fn compile(
+    library: &[(String, String)],
+    user: &[(String, String)],
+    options: CompileOptions,
+) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
+    let mut c = Compiler::new(options);
+    let mut units = Vec::new();
+    for (name, text) in library {
+        let parsed = grammar::parse(text);
+        let file = c.add_file(SourceFile::new(name.clone(), text.clone()));
+        for d in parsed.diagnostics {
+            c.error(file, d.span, d.code, d.message);
+        }
+        units.push((file, parsed.unit));
+    }
+    c.library_files = library.len();
+    for (name, text) in user {
+        let parsed = grammar::parse(text);
+        let file = c.add_file(SourceFile::new(name.clone(), text.clone()));
+        for d in parsed.diagnostics {
+            c.error(file, d.span, d.code, d.message);
+        }
+        units.push((file, parsed.unit));
+    }
+    c.declare_all(units);
+    if !c.diags.has_errors() {
+        c.layout_all();
+    }
+    if !c.diags.has_errors() {
+        c.compile_bodies();
+    }
+    if c.diags.has_errors() {
+        let diags = c.diags.sorted();
+        return Err((diags, c.meta.files));
+    }
+    Ok(Program { meta: c.meta, functions: c.functions, entry_point: c.entry_point })
+}

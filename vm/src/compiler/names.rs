@@ -1,0 +1,84 @@
+//! Types as C# error messages show them: keywords for special types (`int`, `string`),
+//! namespaces spelled out (`System.Collections.Generic.List<int>`), `int?`, `int[]`,
+//! `(int, string)`, nested types joined with `.`.
+
+use crate::metadata::{Metadata, TypeDefId, TypeId, TypeKind};
+
+impl Metadata {
+    pub fn cs_name(&self, t: TypeId) -> String {
+        if let Some(k) = self.keyword_name(t) {
+            return k.to_string();
+        }
+        match self.types.kind(t) {
+            TypeKind::Named { def, args } => {
+                let d = self.type_def(*def);
+                if *def == self.well_known.nullable {
+                    if let Some(&a) = args.first() {
+                        return format!("{}?", self.cs_name(a));
+                    }
+                }
+                if d.name.starts_with("ValueTuple") && d.namespace == "System" && args.len() >= 2 {
+                    let parts: Vec<String> = args.iter().map(|&a| self.cs_name(a)).collect();
+                    return format!("({})", parts.join(", "));
+                }
+                let mut s = self.cs_def_path(*def);
+                let own = self.own_type_args(*def, args);
+                if !own.is_empty() {
+                    let parts: Vec<String> = own.iter().map(|&a| self.cs_name(a)).collect();
+                    s.push('<');
+                    s.push_str(&parts.join(", "));
+                    s.push('>');
+                }
+                s
+            }
+            TypeKind::Array { elem, rank } => {
+                format!("{}[{}]", self.cs_name(*elem), ",".repeat(*rank as usize - 1))
+            }
+            TypeKind::Param { .. } => self.param_def(t).map_or("T".into(), |p| p.name.clone()),
+            TypeKind::Null => "<null>".into(),
+            TypeKind::Void => "void".into(),
+            TypeKind::Error => "?".into(),
+            TypeKind::Context { .. } => "<context>".into(),
+        }
+    }
+
+    /// The arguments of `def`'s own type parameters (nested types repeat their outer
+    /// type's parameters first).
+    fn own_type_args<'a>(&self, def: TypeDefId, args: &'a [TypeId]) -> &'a [TypeId] {
+        let outer = self.type_def(def).declaring_type.map_or(0, |o| self.type_def(o).type_params.len());
+        &args[outer.min(args.len())..]
+    }
+
+    fn cs_def_path(&self, def: TypeDefId) -> String {
+        let d = self.type_def(def);
+        match d.declaring_type {
+            Some(o) => format!("{}.{}", self.cs_def_path(o), d.name),
+            None if d.namespace.is_empty() => d.name.clone(),
+            None => format!("{}.{}", d.namespace, d.name),
+        }
+    }
+
+    fn keyword_name(&self, t: TypeId) -> Option<&'static str> {
+        let wk = &self.well_known;
+        let table = [
+            (wk.object, "object"),
+            (wk.string, "string"),
+            (wk.boolean, "bool"),
+            (wk.char, "char"),
+            (wk.sbyte, "sbyte"),
+            (wk.byte, "byte"),
+            (wk.int16, "short"),
+            (wk.uint16, "ushort"),
+            (wk.int32, "int"),
+            (wk.uint32, "uint"),
+            (wk.int64, "long"),
+            (wk.uint64, "ulong"),
+            (wk.single, "float"),
+            (wk.double, "double"),
+            (wk.decimal, "decimal"),
+            (wk.intptr, "nint"),
+            (wk.uintptr, "nuint"),
+        ];
+        table.iter().find(|(id, _)| *id == t && t != TypeId::ERROR).map(|(_, n)| *n)
+    }
+}

@@ -1,0 +1,428 @@
+//! Resolving type syntax to [`TypeId`]s: predefined types, generic parameters, nested
+//! types, namespaces, `using` directives and aliases, with C#'s lookup order and errors.
+
+use super::scopes::{AliasTarget, ScopeId};
+use super::Compiler;
+use crate::metadata::{FileId, MethodId, ParamOwner, TypeDefId, TypeId};
+use grammar::ast::{self, PredefinedType, TypeSyntaxKind};
+use grammar::span::Span;
+
+/// Where a name is being resolved: the import scope, the innermost enclosing type, the
+/// enclosing method (for its type parameters) and local generic parameters in scope.
+#[derive(Clone, Debug)]
+pub struct NameContext {
+    pub scope: ScopeId,
+    pub file: FileId,
+    pub type_def: Option<TypeDefId>,
+    pub method: Option<MethodId>,
+    /// Type parameters of enclosing local functions (name → type).
+    pub local_type_params: Vec<(String, TypeId)>,
+}
+
+impl NameContext {
+    pub fn new(scope: ScopeId, file: FileId, type_def: Option<TypeDefId>) -> NameContext {
+        NameContext { scope, file, type_def, method: None, local_type_params: Vec::new() }
+    }
+
+    pub fn with_method(mut self, method: MethodId) -> NameContext {
+        self.method = Some(method);
+        self
+    }
+}
+
+/// The result of looking a name up as a namespace or type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NsOrType {
+    Type(TypeId),
+    Namespace(String),
+}
+
+impl Compiler {
+    /// Resolves a type, reporting errors; returns `TypeId::ERROR` when it fails.
+    pub fn resolve_type(&mut self, ctx: &NameContext, syntax: &ast::TypeSyntax) -> TypeId {
+        self.resolve_type_inner(ctx, syntax, true)
+    }
+
+    /// Resolves a type without reporting anything (the binder tries names as types).
+    pub fn try_resolve_type(&mut self, ctx: &NameContext, syntax: &ast::TypeSyntax) -> Option<TypeId> {
+        let t = self.resolve_type_inner(ctx, syntax, false);
+        (t != TypeId::ERROR).then_some(t)
+    }
+
+    fn resolve_type_inner(&mut self, ctx: &NameContext, syntax: &ast::TypeSyntax, report: bool) -> TypeId {
+        match &syntax.kind {
+            TypeSyntaxKind::Predefined(p) => self.predefined(*p, ctx, syntax.span, report),
+            TypeSyntaxKind::Array(elem, rank) => {
+                let e = self.resolve_type_inner(ctx, elem, report);
+                if e == TypeId::ERROR {
+                    return e;
+                }
+                self.meta.types.array(e, (*rank).clamp(1, 32) as u8)
+            }
+            TypeSyntaxKind::Nullable(inner) => {
+                let t = self.resolve_type_inner(ctx, inner, report);
+                if t == TypeId::ERROR {
+                    return t;
+                }
+                self.nullable_of(t)
+            }
+            TypeSyntaxKind::Tuple(elems) => {
+                let mut args = Vec::new();
+                for e in elems {
+                    let t = self.resolve_type_inner(ctx, &e.ty, report);
+                    if t == TypeId::ERROR {
+                        return t;
+                    }
+                    args.push(t);
+                }
+                self.tuple_type(&args, syntax.span, ctx.file, report)
+            }
+            TypeSyntaxKind::Named(segments) => match self.resolve_named(ctx, segments, report) {
+                Some(NsOrType::Type(t)) => t,
+                Some(NsOrType::Namespace(ns)) => {
+                    if report {
+                        self.error(
+                            ctx.file,
+                            syntax.span,
+                            "CS0118",
+                            format!("'{ns}' is a namespace but is used like a type"),
+                        );
+                    }
+                    TypeId::ERROR
+                }
+                None => TypeId::ERROR,
+            },
+        }
+    }
+
+    /// `T?`: `Nullable<T>` for value types, the type itself for reference types.
+    pub fn nullable_of(&mut self, t: TypeId) -> TypeId {
+        let nullable = self.meta.well_known.nullable;
+        if self.meta.types.def_of(t) == Some(nullable) {
+            return t;
+        }
+        if self.meta.is_value_type(t) {
+            self.meta.types.named(nullable, &[t])
+        } else {
+            t
+        }
+    }
+
+    /// `(T1, ..., Tn)` as `System.ValueTuple<T1, ..., Tn>`.
+    pub fn tuple_type(&mut self, args: &[TypeId], span: Span, file: FileId, report: bool) -> TypeId {
+        let def = self.namespaces.find_type("System", "ValueTuple", args.len());
+        match def {
+            Some(d) if args.len() >= 2 => self.meta.types.named(d, args),
+            _ => {
+                if report {
+                    self.error(file, span, "CS8124", "Tuple must contain at least two elements.");
+                }
+                TypeId::ERROR
+            }
+        }
+    }
+
+    fn predefined(&mut self, p: PredefinedType, ctx: &NameContext, span: Span, report: bool) -> TypeId {
+        let wk = &self.meta.well_known;
+        match p {
+            PredefinedType::Bool => wk.boolean,
+            PredefinedType::Byte => wk.byte,
+            PredefinedType::SByte => wk.sbyte,
+            PredefinedType::Short => wk.int16,
+            PredefinedType::UShort => wk.uint16,
+            PredefinedType::Int => wk.int32,
+            PredefinedType::UInt => wk.uint32,
+            PredefinedType::Long => wk.int64,
+            PredefinedType::ULong => wk.uint64,
+            PredefinedType::Char => wk.char,
+            PredefinedType::Float => wk.single,
+            PredefinedType::Double => wk.double,
+            PredefinedType::Decimal => wk.decimal,
+            PredefinedType::String => wk.string,
+            PredefinedType::Object => wk.object,
+            PredefinedType::Void => TypeId::VOID,
+            PredefinedType::NInt => wk.intptr,
+            PredefinedType::NUInt => wk.uintptr,
+            PredefinedType::Dynamic => {
+                if report {
+                    self.error(ctx.file, span, "CS1980", "'dynamic' is not supported by cs-lite");
+                }
+                TypeId::ERROR
+            }
+        }
+    }
+
+    /// Resolves a dotted, possibly generic name as a namespace or type.
+    pub fn resolve_named(
+        &mut self,
+        ctx: &NameContext,
+        segments: &[ast::NameSegment],
+        report: bool,
+    ) -> Option<NsOrType> {
+        let first = segments.first()?;
+        let mut cur = self.resolve_first_segment(ctx, first, report && segments.len() == 1)?;
+        for seg in &segments[1..] {
+            cur = self.resolve_member_segment(ctx, cur, seg, report)?;
+        }
+        Some(cur)
+    }
+
+    fn resolve_args(&mut self, ctx: &NameContext, seg: &ast::NameSegment, report: bool) -> Option<Vec<TypeId>> {
+        let mut args = Vec::new();
+        for a in &seg.type_args {
+            let t = self.resolve_type_inner(ctx, a, report);
+            if t == TypeId::ERROR {
+                return None;
+            }
+            args.push(t);
+        }
+        Some(args)
+    }
+
+    fn resolve_first_segment(
+        &mut self,
+        ctx: &NameContext,
+        seg: &ast::NameSegment,
+        report: bool,
+    ) -> Option<NsOrType> {
+        let name = seg.name.name.as_str();
+        if name == "global" && seg.type_args.is_empty() {
+            return Some(NsOrType::Namespace(String::new()));
+        }
+        let args = self.resolve_args(ctx, seg, report)?;
+        if let Some(t) = self.lookup_type(ctx, name, &args) {
+            return Some(NsOrType::Type(t));
+        }
+        if args.is_empty() {
+            if let Some(ns) = self.lookup_namespace(ctx.scope, name) {
+                return Some(NsOrType::Namespace(ns));
+            }
+        }
+        if report {
+            self.report_type_not_found(ctx, seg, &args);
+        }
+        None
+    }
+
+    fn report_type_not_found(&mut self, ctx: &NameContext, seg: &ast::NameSegment, args: &[TypeId]) {
+        let name = seg.name.name.as_str();
+        if let Some(def) = self.lookup_any_arity(ctx, name) {
+            let d = self.meta.type_def(def);
+            let params: Vec<&str> = d.type_params.iter().map(|p| p.name.as_str()).collect();
+            let shown = if params.is_empty() { d.name.clone() } else { format!("{}<{}>", d.name, params.join(", ")) };
+            let (code, msg) = if params.is_empty() {
+                ("CS0308", format!("The non-generic type '{shown}' cannot be used with type arguments"))
+            } else {
+                (
+                    "CS0305",
+                    format!("Using the generic type '{shown}' requires {} type arguments", params.len()),
+                )
+            };
+            if !params.is_empty() || !args.is_empty() {
+                self.error(ctx.file, seg.name.span, code, msg);
+                return;
+            }
+        }
+        self.error(
+            ctx.file,
+            seg.name.span,
+            "CS0246",
+            format!(
+                "The type or namespace name '{name}' could not be found (are you missing a using directive or an assembly reference?)"
+            ),
+        );
+    }
+
+    fn resolve_member_segment(
+        &mut self,
+        ctx: &NameContext,
+        left: NsOrType,
+        seg: &ast::NameSegment,
+        report: bool,
+    ) -> Option<NsOrType> {
+        let name = seg.name.name.as_str();
+        let args = self.resolve_args(ctx, seg, report)?;
+        match left {
+            NsOrType::Namespace(ns) => {
+                if let Some(d) = self.namespaces.find_type(&ns, name, args.len()) {
+                    return Some(NsOrType::Type(self.meta.types.named(d, &args)));
+                }
+                let full = if ns.is_empty() { name.to_string() } else { format!("{ns}.{name}") };
+                if args.is_empty() && self.namespaces.names.contains(&full) {
+                    return Some(NsOrType::Namespace(full));
+                }
+                if report {
+                    let shown = if ns.is_empty() { "<global namespace>".to_string() } else { ns };
+                    self.error(
+                        ctx.file,
+                        seg.name.span,
+                        "CS0234",
+                        format!(
+                            "The type or namespace name '{name}' does not exist in the namespace '{shown}' (are you missing an assembly reference?)"
+                        ),
+                    );
+                }
+                None
+            }
+            NsOrType::Type(t) => match self.find_nested_type(t, name, &args) {
+                Some(n) => Some(NsOrType::Type(n)),
+                None => {
+                    if report {
+                        let shown = self.meta.cs_name(t);
+                        self.error(
+                            ctx.file,
+                            seg.name.span,
+                            "CS0426",
+                            format!("The type name '{name}' does not exist in the type '{shown}'"),
+                        );
+                    }
+                    None
+                }
+            },
+        }
+    }
+
+    /// A nested type `name<args>` of `outer` (or of its base classes).
+    pub fn find_nested_type(&mut self, outer: TypeId, name: &str, args: &[TypeId]) -> Option<TypeId> {
+        let mut cur = Some(outer);
+        while let Some(t) = cur {
+            let def = self.meta.types.def_of(t)?;
+            let outer_args: Vec<TypeId> = self.meta.types.args_of(t).to_vec();
+            let nested = self.meta.type_def(def).nested.clone();
+            for n in nested {
+                let nd = self.meta.type_def(n);
+                let own = nd.type_params.len() - outer_args.len().min(nd.type_params.len());
+                if nd.name == name && own == args.len() {
+                    let mut all = outer_args.clone();
+                    all.extend_from_slice(args);
+                    return Some(self.meta.types.named(n, &all));
+                }
+            }
+            cur = self.meta.base_type(t);
+        }
+        None
+    }
+
+    /// Looks a simple type name up from `ctx`: type parameters, nested types of the
+    /// enclosing types, then the namespaces and usings in scope.
+    pub fn lookup_type(&mut self, ctx: &NameContext, name: &str, args: &[TypeId]) -> Option<TypeId> {
+        if args.is_empty() {
+            if let Some(t) = self.lookup_type_param(ctx, name) {
+                return Some(t);
+            }
+        }
+        let mut enclosing = ctx.type_def;
+        while let Some(def) = enclosing {
+            let self_type = self.meta.type_def(def).self_type;
+            if let Some(t) = self.find_nested_type(self_type, name, args) {
+                return Some(t);
+            }
+            enclosing = self.meta.type_def(def).declaring_type;
+        }
+        let def = self.lookup_in_scopes(ctx.scope, name, args.len(), ctx.file)?;
+        Some(self.meta.types.named(def, args))
+    }
+
+    fn lookup_type_param(&mut self, ctx: &NameContext, name: &str) -> Option<TypeId> {
+        if let Some((_, t)) = ctx.local_type_params.iter().rev().find(|(n, _)| n == name) {
+            return Some(*t);
+        }
+        if let Some(m) = ctx.method {
+            if let Some(i) = self.meta.method(m).type_params.iter().position(|p| p.name == name) {
+                return Some(self.meta.types.param(ParamOwner::Method(m), i as u16));
+            }
+        }
+        let def = ctx.type_def?;
+        let i = self.meta.type_def(def).type_params.iter().position(|p| p.name == name)?;
+        Some(self.meta.types.param(ParamOwner::Type(def), i as u16))
+    }
+
+    fn lookup_any_arity(&mut self, ctx: &NameContext, name: &str) -> Option<TypeDefId> {
+        let mut scope = Some(ctx.scope);
+        while let Some(s) = scope {
+            let sc = self.scope(s).clone();
+            for ns in std::iter::once(sc.namespace.clone()).chain(sc.usings.iter().cloned()) {
+                if let Some(&(_, d)) = self.namespaces.any_arity(&ns, name).first() {
+                    return Some(d);
+                }
+            }
+            scope = sc.parent;
+        }
+        self.namespaces.any_arity("", name).first().map(|&(_, d)| d)
+    }
+
+    /// The namespace chain and usings, innermost first. Reports CS0104 for a name found
+    /// through two different usings.
+    fn lookup_in_scopes(&mut self, start: ScopeId, name: &str, arity: usize, file: FileId) -> Option<TypeDefId> {
+        let mut scope = Some(start);
+        let mut searched_global = false;
+        while let Some(s) = scope {
+            let sc = self.scope(s).clone();
+            let mut ns = sc.namespace.clone();
+            loop {
+                if let Some(d) = self.namespaces.find_type(&ns, name, arity) {
+                    return Some(d);
+                }
+                if ns.is_empty() || sc.parent.is_some() {
+                    break;
+                }
+                ns = ns.rsplit_once('.').map_or(String::new(), |(p, _)| p.to_string());
+            }
+            searched_global |= sc.namespace.is_empty() || sc.parent.is_none();
+            if arity == 0 {
+                if let Some(AliasTarget::Type(t)) = sc.aliases.get(name) {
+                    return self.meta.types.def_of(*t);
+                }
+            }
+            let found: Vec<TypeDefId> = sc
+                .usings
+                .iter()
+                .filter_map(|u| self.namespaces.find_type(u, name, arity))
+                .collect();
+            if let Some(&first) = found.first() {
+                if found.iter().any(|&d| d != first) {
+                    let a = self.meta.def_full_name(found[0]);
+                    let b = self.meta.def_full_name(found[1]);
+                    let span = Span::default();
+                    self.error(
+                        file,
+                        span,
+                        "CS0104",
+                        format!("'{name}' is an ambiguous reference between '{a}' and '{b}'"),
+                    );
+                }
+                return Some(first);
+            }
+            scope = sc.parent;
+        }
+        if !searched_global {
+            return self.namespaces.find_type("", name, arity);
+        }
+        None
+    }
+
+    /// A namespace visible as `name` from `scope` (`System`, or `Generic` inside
+    /// `System.Collections`).
+    pub fn lookup_namespace(&self, scope: ScopeId, name: &str) -> Option<String> {
+        let mut s = Some(scope);
+        while let Some(id) = s {
+            let sc = self.scope(id);
+            if let Some(AliasTarget::Namespace(ns)) = sc.aliases.get(name) {
+                return Some(ns.clone());
+            }
+            let mut ns = sc.namespace.clone();
+            loop {
+                let full = if ns.is_empty() { name.to_string() } else { format!("{ns}.{name}") };
+                if self.namespaces.names.contains(&full) {
+                    return Some(full);
+                }
+                if ns.is_empty() {
+                    break;
+                }
+                ns = ns.rsplit_once('.').map_or(String::new(), |(p, _)| p.to_string());
+            }
+            s = sc.parent;
+        }
+        None
+    }
+}

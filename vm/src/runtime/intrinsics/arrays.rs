@@ -1,0 +1,154 @@
+//! `System.Array` intrinsics: length and rank, untyped element access, copying, clearing.
+
+use super::support::{arg, int_arg, nre, out_of_range, throw};
+use crate::runtime::native::{ExceptionKind, NativeEntry, NativeError, NativeResult};
+use crate::runtime::object::{Array, Obj};
+use crate::runtime::value::Value;
+use crate::runtime::Vm;
+
+pub const ENTRIES: &[NativeEntry] = &[
+    NativeEntry { name: "Array.get_Length", func: length },
+    NativeEntry { name: "Array.get_Rank", func: rank },
+    NativeEntry { name: "Array.GetLength", func: get_length },
+    NativeEntry { name: "Array.GetValue", func: get_value },
+    NativeEntry { name: "Array.SetValue", func: set_value },
+    NativeEntry { name: "Array.Clone", func: clone },
+    NativeEntry { name: "Array.Copy", func: copy },
+    NativeEntry { name: "Array.Clear", func: clear },
+];
+
+type R = NativeResult;
+
+fn with_array<T>(vm: &Vm, v: Value, f: impl FnOnce(&Array) -> T) -> Result<T, NativeError> {
+    match v.gc_ref().and_then(|r| vm.heap.get(r)) {
+        Some(Obj::Array(a)) => Ok(f(a)),
+        _ => Err(nre()),
+    }
+}
+
+fn length(vm: &mut Vm, args: &[Value]) -> R {
+    with_array(vm, arg(args, 0), |a| Value::I32(a.items.len() as i32))
+}
+
+fn rank(vm: &mut Vm, args: &[Value]) -> R {
+    with_array(vm, arg(args, 0), |a| Value::I32(a.dims.as_ref().map_or(1, |d| d.len()) as i32))
+}
+
+fn get_length(vm: &mut Vm, args: &[Value]) -> R {
+    let dim = int_arg(args, 1);
+    let len = with_array(vm, arg(args, 0), |a| match &a.dims {
+        Some(d) => d.get(dim as usize).map(|&x| x as i32),
+        None if dim == 0 => Some(a.items.len() as i32),
+        None => None,
+    })?;
+    len.map(Value::I32).ok_or_else(|| throw(ExceptionKind::IndexOutOfRange, "Index was outside the bounds of the array."))
+}
+
+fn get_value(vm: &mut Vm, args: &[Value]) -> R {
+    let i = int_arg(args, 1);
+    let (v, elem) = with_array(vm, arg(args, 0), |a| (usize::try_from(i).ok().and_then(|i| a.items.get(i).copied()), a.ty))?;
+    let v = v.ok_or_else(|| throw(ExceptionKind::IndexOutOfRange, "Index was outside the bounds of the array."))?;
+    let elem_ty = vm.meta.types.array_elem(elem).map(|(e, _)| e);
+    Ok(match elem_ty {
+        Some(t) => vm.box_for_object(v, t),
+        None => v,
+    })
+}
+
+fn set_value(vm: &mut Vm, args: &[Value]) -> R {
+    let (arr, value, i) = (arg(args, 0), arg(args, 1), int_arg(args, 2));
+    let elem_ty = with_array(vm, arr, |a| a.ty)?;
+    let elem = vm.meta.types.array_elem(elem_ty).map(|(e, _)| e);
+    let stored = match elem {
+        Some(t) if !value.is_null() && vm.meta.is_value_type(t) => match value {
+            Value::Enum(_, x) => crate::interp::arith::convert(Value::I64(x), match vm.type_class(t) {
+                crate::runtime::types::TypeClass::Enum(k) => k,
+                _ => crate::bytecode::NumKind::I32,
+            }, false).unwrap_or(value),
+            _ => value,
+        },
+        _ => value,
+    };
+    match arr.gc_ref().and_then(|r| vm.heap.get_mut(r)) {
+        Some(Obj::Array(a)) => match usize::try_from(i).ok().and_then(|i| a.items.get_mut(i)) {
+            Some(slot) => {
+                *slot = stored;
+                Ok(Value::Null)
+            }
+            None => Err(throw(ExceptionKind::IndexOutOfRange, "Index was outside the bounds of the array.")),
+        },
+        _ => Err(nre()),
+    }
+}
+
+fn clone(vm: &mut Vm, args: &[Value]) -> R {
+    let copy = with_array(vm, arg(args, 0), |a| Array { ty: a.ty, dims: a.dims.clone(), items: a.items.clone() })?;
+    Ok(Value::Ref(vm.heap.alloc(Obj::Array(copy))))
+}
+
+/// `Array.Copy(src, srcIndex, dst, dstIndex, length)` (overlapping copies work, as in .NET).
+fn copy(vm: &mut Vm, args: &[Value]) -> R {
+    let (src, si, dst, di, n) = (arg(args, 0), int_arg(args, 1), arg(args, 2), int_arg(args, 3), int_arg(args, 4));
+    if src.is_null() {
+        return Err(super::support::null_arg("sourceArray"));
+    }
+    if dst.is_null() {
+        return Err(super::support::null_arg("destinationArray"));
+    }
+    if n < 0 {
+        return Err(out_of_range("length", "Non-negative number required."));
+    }
+    if si < 0 {
+        return Err(out_of_range("sourceIndex", "Number was less than the array's lower bound in the first dimension."));
+    }
+    if di < 0 {
+        return Err(out_of_range("destinationIndex", "Number was less than the array's lower bound in the first dimension."));
+    }
+    let items: Vec<Value> = with_array(vm, src, |a| {
+        let (s, e) = (si as usize, si as usize + n as usize);
+        (e <= a.items.len()).then(|| a.items[s..e].to_vec())
+    })?
+    .ok_or_else(|| throw(ExceptionKind::Argument, "Source array was not long enough. Check the source index, length, and the array's lower bounds.|sourceArray"))?;
+    match dst.gc_ref().and_then(|r| vm.heap.get_mut(r)) {
+        Some(Obj::Array(a)) => {
+            let (s, e) = (di as usize, di as usize + n as usize);
+            if e > a.items.len() {
+                return Err(throw(ExceptionKind::Argument, "Destination array was not long enough. Check the destination index, length, and the array's lower bounds.|destinationArray"));
+            }
+            a.items[s..e].copy_from_slice(&items);
+            Ok(Value::Null)
+        }
+        _ => Err(nre()),
+    }
+}
+
+fn clear(vm: &mut Vm, args: &[Value]) -> R {
+    let (arr, i, n) = (arg(args, 0), int_arg(args, 1), int_arg(args, 2));
+    let ty = with_array(vm, arr, |a| a.ty)?;
+    let elem = vm.meta.types.array_elem(ty).map_or(crate::metadata::TypeId::ERROR, |(e, _)| e);
+    let zeros: Vec<Value> = (0..n.max(0)).map(|_| vm.default_value(elem)).collect();
+    match arr.gc_ref().and_then(|r| vm.heap.get_mut(r)) {
+        Some(Obj::Array(a)) => {
+            let (s, e) = (i.max(0) as usize, i.max(0) as usize + zeros.len());
+            if e > a.items.len() {
+                return Err(throw(ExceptionKind::IndexOutOfRange, "Index was outside the bounds of the array."));
+            }
+            a.items[s..e].copy_from_slice(&zeros);
+            Ok(Value::Null)
+        }
+        _ => Err(nre()),
+    }
+}
+
+impl Vm {
+    /// A value read from storage of type `t` as an `object` (enums get their type tag).
+    pub fn box_for_object(&mut self, v: Value, t: crate::metadata::TypeId) -> Value {
+        match self.type_class(t) {
+            crate::runtime::types::TypeClass::Enum(_) => match v.as_i64() {
+                Some(i) => Value::Enum(t, i),
+                None => v,
+            },
+            _ => v,
+        }
+    }
+}

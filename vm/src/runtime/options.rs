@@ -1,0 +1,23 @@
+//! Run-time settings chosen on the command line: the simulated machine and the program's
+//! own command-line arguments.
+
+/// How the virtual machine runs a program.
+#[derive(Clone, Debug)]
+pub struct VmOptions {
+    /// `Environment.ProcessorCount`, and the thread pool's minimum worker count.
+    pub cpus: u32,
+    /// Seed of `System.Random` instances created without one.
+    pub seed: u64,
+    /// Print allocation and scheduling statistics after the program ends.
+    pub stats: bool,
+    /// `Environment.GetCommandLineArgs()[0]`.
+    pub program_name: String,
+    /// Arguments after the program file, passed to `Main(string[] args)`.
+    pub args: Vec<String>,
+}
+
+impl Default for VmOptions {
+    fn default() -> Self {
+        VmOptions { cpus: 4, seed: 0, stats: false, program_name: "program".to_string(), args: Vec::new() }
+    }
+}
