@@ -22,11 +22,25 @@ pub struct Ctx {
     pub interps: HashMap<u32, Vec<InterpolationPart>>,
     pub diagnostics: Vec<Diagnostic>,
     pub recoveries: Vec<Recovery>,
+    /// Transparent identifiers created so far by query translation (`__q1`, `__q2`...).
+    pub query_params: u32,
+    /// Where a `}` missing at the end of input is reported.
+    pub eof_brace_span: Span,
+    /// A synthetic end-of-input brace closed something (the input is incomplete).
+    pub used_eof_brace: bool,
 }
 
 impl Ctx {
     pub fn new(values: Vec<Value>, interps: HashMap<u32, Vec<InterpolationPart>>) -> Ctx {
-        Ctx { values, interps, diagnostics: Vec::new(), recoveries: Vec::new() }
+        Ctx {
+            values,
+            interps,
+            diagnostics: Vec::new(),
+            recoveries: Vec::new(),
+            query_params: 0,
+            eof_brace_span: Span::default(),
+            used_eof_brace: false,
+        }
     }
 
     pub fn ident(&self, t: &Lexeme, l: usize, r: usize) -> Ident {
@@ -37,16 +51,23 @@ impl Ctx {
         Ident { name, span: Span::new(l, r) }
     }
 
-    pub fn literal(&self, t: &Lexeme, l: usize, r: usize) -> Expr {
-        match self.values.get(t.value as usize) {
-            Some(Value::Lit(lit)) => expr(ExprKind::Literal(lit.clone()), l, r),
-            _ => expr(ExprKind::Error, l, r),
-        }
+    pub fn literal(&self, t: &Lexeme, span: Span) -> Expr {
+        let kind = match self.values.get(t.value as usize) {
+            Some(Value::Lit(lit)) => ExprKind::Literal(lit.clone()),
+            _ => ExprKind::Error,
+        };
+        Expr { kind, span }
     }
 
-    pub fn interpolated(&mut self, t: &Lexeme, l: usize, r: usize) -> Expr {
-        let parts = self.interps.remove(&t.value).unwrap_or_default();
-        expr(ExprKind::Interpolated(parts), l, r)
+    /// An interpolated string, whose holes `parser.rs` parsed before the main parse.
+    pub fn interpolated(&mut self, t: &Lexeme) -> ExprKind {
+        ExprKind::Interpolated(self.interps.remove(&t.value).unwrap_or_default())
+    }
+
+    /// A synthetic brace closed a block: CS1513 at the end of input.
+    pub fn missing_brace(&mut self) {
+        self.used_eof_brace = true;
+        self.diagnostics.push(Diagnostic::new("CS1513", "} expected", self.eof_brace_span));
     }
 
     pub fn recover(&mut self, e: Recovery) {
@@ -206,6 +227,19 @@ pub fn expr(kind: ExprKind, l: usize, r: usize) -> Expr {
     Expr { kind, span: Span::new(l, r) }
 }
 
+/// Builds a node from a kind and the span captured by the grammar's `Sp<T>` macro.
+pub fn spanned((kind, span): (ExprKind, Span)) -> Expr {
+    Expr { kind, span }
+}
+
+pub fn spanned_stmt((kind, span): (StmtKind, Span)) -> Stmt {
+    Stmt { kind, span }
+}
+
+pub fn spanned_pattern((kind, span): (PatternKind, Span)) -> Pattern {
+    Pattern { kind, span }
+}
+
 pub fn stmt(kind: StmtKind, l: usize, r: usize) -> Stmt {
     Stmt { kind, span: Span::new(l, r) }
 }
@@ -222,12 +256,16 @@ pub fn binary(op: BinaryOp, left: Expr, right: Expr, l: usize, r: usize) -> Expr
     expr(ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, l, r)
 }
 
-pub fn unary(op: UnaryOp, operand: Expr, l: usize, r: usize) -> Expr {
-    expr(ExprKind::Unary { op, operand: Box::new(operand) }, l, r)
+pub fn unary_kind(op: UnaryOp, operand: Expr) -> ExprKind {
+    ExprKind::Unary { op, operand: Box::new(operand) }
+}
+
+pub fn postfix_kind(op: PostfixOp, operand: Expr) -> ExprKind {
+    ExprKind::Postfix { op, operand: Box::new(operand) }
 }
 
 pub fn postfix(op: PostfixOp, operand: Expr, l: usize, r: usize) -> Expr {
-    expr(ExprKind::Postfix { op, operand: Box::new(operand) }, l, r)
+    expr(postfix_kind(op, operand), l, r)
 }
 
 pub fn assign(op: Option<BinaryOp>, target: Expr, value: Expr, l: usize, r: usize) -> Expr {
@@ -243,21 +281,8 @@ pub fn range(from: Option<Expr>, to: Option<Expr>, l: usize, r: usize) -> Expr {
     expr(ExprKind::Range(from.map(Box::new), to.map(Box::new)), l, r)
 }
 
-/// `(e)`: the AST has no parenthesized node; the inner expression stands for it.
-pub fn parenthesized(e: Expr, _l: usize, _r: usize) -> Expr {
-    e
-}
-
-pub fn member(target: Expr, name: (NameSegment, Span), conditional: bool, l: usize, r: usize) -> Expr {
-    expr(ExprKind::Member { target: Box::new(target), name: name.0, conditional }, l, r)
-}
-
-pub fn index(target: Expr, args: Vec<Arg>, conditional: bool, l: usize, r: usize) -> Expr {
-    expr(ExprKind::Index { target: Box::new(target), args, conditional }, l, r)
-}
-
-pub fn call(target: Expr, args: Vec<Arg>, l: usize, r: usize) -> Expr {
-    expr(ExprKind::Call { target: Box::new(target), args }, l, r)
+pub fn member_kind(target: Expr, name: (NameSegment, Span), conditional: bool) -> ExprKind {
+    ExprKind::Member { target: Box::new(target), name: name.0, conditional }
 }
 
 pub fn arg(name: Option<Ident>, modifier: ArgModifier, e: Expr, l: usize, r: usize) -> Arg {
@@ -689,11 +714,12 @@ fn check_modifiers(ctx: &mut Ctx, m: &Modifiers, allowed: u32) {
     }
 }
 
-pub fn local_var_stmt(ctx: &mut Ctx, d: LocalDecl, l: usize, r: usize) -> Stmt {
+/// A local declaration statement (only `const`, `ref` and `readonly` modifiers apply).
+pub fn local_var(ctx: &mut Ctx, d: LocalDecl) -> StmtKind {
     if let Some(m) = &d.mods {
         check_modifiers(ctx, m, Modifiers::CONST | Modifiers::REF | Modifiers::READONLY);
     }
-    stmt(StmtKind::LocalVar(d.decl), l, r)
+    StmtKind::LocalVar(d.decl)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -749,7 +775,7 @@ pub fn var_declaration(d: Designation, l: usize, var_end: usize, r: usize) -> Ex
     declaration(var_type(Span::new(l, var_end)), d, l, r)
 }
 
-pub fn anonymous_method(params: Option<Vec<Param>>, body: Block, l: usize, r: usize) -> Expr {
+pub fn anonymous_method(params: Option<Vec<Param>>, body: Block, span: Span) -> ExprKind {
     let parenthesized = params.is_some();
     let params = params
         .unwrap_or_default()
@@ -762,9 +788,9 @@ pub fn anonymous_method(params: Option<Vec<Param>>, body: Block, l: usize, r: us
         params,
         parenthesized,
         body: Body::Block(body),
-        span: Span::new(l, r),
+        span,
     };
-    expr(ExprKind::AnonymousMethod(Box::new(lambda)), l, r)
+    ExprKind::AnonymousMethod(Box::new(lambda))
 }
 
 pub fn implicit_param(name: Ident, l: usize, r: usize) -> LambdaParam {
@@ -783,10 +809,6 @@ pub fn lambda(
     expr(ExprKind::Lambda(Box::new(lambda)), l, r)
 }
 
-pub fn new_object(ty: Option<TypeSyntax>, args: Vec<Arg>, init: Option<Initializer>, l: usize, r: usize) -> Expr {
-    expr(ExprKind::New { ty, args, init }, l, r)
-}
-
 /// `new T[n, m][]..`: the created array has one dimension per size; the trailing rank
 /// specifiers belong to the element type.
 pub fn new_array_sized(
@@ -794,19 +816,17 @@ pub fn new_array_sized(
     sizes: Vec<Expr>,
     ranks: Vec<u32>,
     init: Option<Vec<Expr>>,
-    l: usize,
-    r: usize,
-) -> Expr {
+) -> ExprKind {
     let rank = sizes.len() as u32;
     let elem = ranks.into_iter().fold(t, |t, k| {
         let span = t.span;
         array_type(t, k, span)
     });
-    expr(ExprKind::NewArray { elem: Some(elem), sizes, rank, init }, l, r)
+    ExprKind::NewArray { elem: Some(elem), sizes, rank, init }
 }
 
 /// `new T[] { .. }` / `new[] { .. }`: the first rank specifier is the created array's.
-pub fn new_array(t: Option<TypeSyntax>, rank: u32, init: Vec<Expr>, l: usize, r: usize) -> Expr {
+pub fn new_array(t: Option<TypeSyntax>, rank: u32, init: Vec<Expr>) -> ExprKind {
     let (elem, rank) = match t {
         None => (None, rank),
         Some(t) => {
@@ -817,7 +837,7 @@ pub fn new_array(t: Option<TypeSyntax>, rank: u32, init: Vec<Expr>, l: usize, r:
             }
         }
     };
-    expr(ExprKind::NewArray { elem, sizes: Vec::new(), rank, init: Some(init) }, l, r)
+    ExprKind::NewArray { elem, sizes: Vec::new(), rank, init: Some(init) }
 }
 
 /// An object initializer (member/index assignments) or a collection initializer
@@ -850,21 +870,19 @@ fn invalid_init(ctx: &mut Ctx, span: Span) {
 // ---------------------------------------------------------------------------------------
 
 /// A constant pattern, or the discard `_`.
-pub fn constant_pattern(e: Expr, l: usize, r: usize) -> Pattern {
+pub fn constant_pattern(e: Expr) -> PatternKind {
     match &e.kind {
-        ExprKind::Name(seg) if seg.name.name == "_" && seg.type_args.is_empty() => {
-            pattern(PatternKind::Discard, l, r)
-        }
-        _ => pattern(PatternKind::Constant(e), l, r),
+        ExprKind::Name(seg) if seg.name.name == "_" && seg.type_args.is_empty() => PatternKind::Discard,
+        _ => PatternKind::Constant(e),
     }
 }
 
 /// `T x`, or the var pattern `var x`.
-pub fn declaration_pattern(ty: TypeSyntax, name: Ident, l: usize, r: usize) -> Pattern {
+pub fn declaration_pattern(ty: TypeSyntax, name: Ident) -> PatternKind {
     if is_simple_name(&ty, "var") {
-        pattern(PatternKind::Var(designation(name)), l, r)
+        PatternKind::Var(designation(name))
     } else {
-        pattern(PatternKind::Declaration { ty, name: designation(name) }, l, r)
+        PatternKind::Declaration { ty, name: designation(name) }
     }
 }
 
@@ -874,20 +892,18 @@ pub fn recursive_pattern(
     positional: Option<Vec<SubPattern>>,
     properties: Option<Vec<SubPattern>>,
     name: Option<Ident>,
-    l: usize,
-    r: usize,
-) -> Pattern {
+) -> PatternKind {
     if ty.is_none() && properties.is_none() && name.is_none() {
         if let Some(pos) = &positional {
             if let [single] = pos.as_slice() {
                 if single.name.is_none() {
-                    return single.pattern.clone();
+                    return single.pattern.kind.clone();
                 }
             }
         }
     }
     let designation = name.map(designation);
-    pattern(PatternKind::Recursive { ty, positional, properties, designation }, l, r)
+    PatternKind::Recursive { ty, positional, properties, designation }
 }
 
 pub fn named_subpattern(n: Vec<(NameSegment, Span)>, p: Pattern, l: usize, r: usize) -> SubPattern {

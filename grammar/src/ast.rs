@@ -398,6 +398,8 @@ pub enum TypeSyntaxKind {
     /// `int`, `string`, `object`, `void`...
     Predefined(PredefinedType),
     /// `A.B<C>.D`, `global::X`, `var` (as the single segment `var`).
+    /// An omitted type argument (`typeof(List<>)`, `typeof(Dictionary<,>)`) is a `Named`
+    /// type with no segments.
     Named(Vec<NameSegment>),
     /// `T[]`, `T[,]` (rank = number of dimensions).
     Array(Box<TypeSyntax>, u32),

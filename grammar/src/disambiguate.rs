@@ -16,7 +16,8 @@
 //!
 //! To decide, the pass keeps a stack of bracket frames (what each open `(`, `[`, `{` is)
 //! and a little state per frame (inside a type header, at a member header, in a pattern).
-//! Unclosed `{` at the end of input get synthetic `}` tokens (the parser reports CS1513).
+//! Unclosed `{` at the end of input get synthetic `EofBrace` tokens: the grammar accepts
+//! them where a `}` is missing (reporting CS1513) and ignores spare ones.
 
 use crate::lexer::{Lexeme, Value};
 use crate::span::Span;
@@ -136,6 +137,8 @@ struct State {
     in_where: bool,
     /// Input index just past the type after `new` (its tokens keep `new_pending`).
     new_type_end: usize,
+    /// Inside a query expression at this level: the keyword of the current clause.
+    query: Option<Token>,
 }
 
 impl State {
@@ -155,6 +158,7 @@ impl State {
             case_label: false,
             in_where: false,
             new_type_end: 0,
+            query: None,
         }
     }
 
@@ -169,9 +173,8 @@ impl State {
 
 /// The result of the pass.
 pub struct Disambiguated {
+    /// The rewritten tokens, followed by one `EofBrace` per unclosed `{`.
     pub tokens: Vec<Lexeme>,
-    /// How many synthetic `}` were added at the end for unclosed braces.
-    pub unclosed: usize,
 }
 
 /// Rewrites `tokens` (trivia already removed). `expression` selects the expression root.
@@ -471,6 +474,10 @@ impl<'a> Pass<'a> {
     }
 
     fn contextual(&mut self, i: usize) -> Token {
+        if let Some(k) = self.query_keyword(i) {
+            self.top_mut().query = Some(k);
+            return k;
+        }
         let next = self.kind(i + 1);
         match self.name(i) {
             "async" if self.lambda_follows(i + 1) => Token::KwAsyncLambda,
@@ -496,14 +503,50 @@ impl<'a> Pass<'a> {
         }
     }
 
+    /// `from x in` / `from T x in` starts a query expression.
+    fn query_start(&self, i: usize) -> bool {
+        if self.is(i + 1, Token::Ident) && self.is(i + 2, Token::In) {
+            return true;
+        }
+        Scanner::new(&self.kinds, &self.matching)
+            .scan_type(i + 1)
+            .is_some_and(|s| self.is(s.end, Token::Ident) && self.is(s.end + 1, Token::In))
+    }
+
+    /// Query keywords: `from` starting a query, and the clause keywords inside one.
+    fn query_keyword(&self, i: usize) -> Option<Token> {
+        let name = self.name(i);
+        if name == "from" && self.query_start(i) {
+            return Some(Token::KwFrom);
+        }
+        let clause = self.top().query?;
+        Some(match name {
+            "where" => Token::KwWhere,
+            "select" => Token::KwSelect,
+            "orderby" => Token::KwOrderby,
+            "group" => Token::KwGroup,
+            "let" => Token::KwLet,
+            "join" => Token::KwJoin,
+            "into" => Token::KwInto,
+            "by" if clause == Token::KwGroup => Token::KwBy,
+            "on" if clause == Token::KwJoin => Token::KwOn,
+            "equals" if clause == Token::KwOn => Token::KwEquals,
+            "ascending" if clause == Token::KwOrderby => Token::KwAscending,
+            "descending" if clause == Token::KwOrderby => Token::KwDescending,
+            _ => return None,
+        })
+    }
+
     /// A lambda starts at `j`: `x =>`, `(..) =>`, `static ..`, `async ..`.
-    fn lambda_follows(&self, j: usize) -> bool {
-        match self.kind(j) {
-            Some(Token::Ident) if self.is(j + 1, Token::FatArrow) => true,
-            Some(Token::Ident) if self.name(j) == "async" => self.lambda_follows(j + 1),
-            Some(Token::Static) => self.lambda_follows(j + 1),
-            Some(Token::LParen) => self.close_of(j).is_some_and(|c| self.is(c + 1, Token::FatArrow)),
-            _ => false,
+    fn lambda_follows(&self, mut j: usize) -> bool {
+        loop {
+            match self.kind(j) {
+                Some(Token::Ident) if self.is(j + 1, Token::FatArrow) => return true,
+                Some(Token::Ident) if self.name(j) == "async" => j += 1,
+                Some(Token::Static) => j += 1,
+                Some(Token::LParen) => return self.close_of(j).is_some_and(|c| self.is(c + 1, Token::FatArrow)),
+                _ => return false,
+            }
         }
     }
 
@@ -518,9 +561,14 @@ impl<'a> Pass<'a> {
     }
 
     fn tuple_type_then_name(&self, open: usize) -> bool {
+        self.tuple_type_then(open, |k| k == Token::Ident)
+    }
+
+    /// A tuple type starts at `open` and the token after it satisfies `follow`.
+    fn tuple_type_then(&self, open: usize, follow: impl Fn(Token) -> bool) -> bool {
         Scanner::new(&self.kinds, &self.matching)
             .scan_tuple_type(open)
-            .is_some_and(|s| self.is(s.end, Token::Ident))
+            .is_some_and(|s| self.kind(s.end).is_some_and(follow))
     }
 
     /// `await` as an operator: followed by something that can be awaited (not by an
@@ -610,12 +658,12 @@ impl<'a> Pass<'a> {
     }
 
     /// A modifier or `Type Name` starts at `j`.
-    fn declaration_follows(&self, j: usize) -> bool {
+    fn declaration_follows(&self, mut j: usize) -> bool {
+        while self.is(j, Token::Ident) && matches!(self.name(j), "async" | "partial" | "required" | "file") {
+            j += 1;
+        }
         match self.kind(j) {
             Some(k) if k.is_modifier() => true,
-            Some(Token::Ident) if matches!(self.name(j), "async" | "partial" | "required" | "file") => {
-                self.declaration_follows(j + 1)
-            }
             Some(k) if is_type_start(k) || k == Token::LParen => Scanner::new(&self.kinds, &self.matching)
                 .scan_type(j)
                 .is_some_and(|s| matches!(self.kind(s.end), Some(Token::Ident | Token::This | Token::Operator))),
@@ -632,7 +680,7 @@ impl<'a> Pass<'a> {
             return;
         }
         let Some(scan) = Scanner::new(&self.kinds, &self.matching).scan_type_args(i + 1) else { return };
-        if declared_name || self.generic_follow_ok(i, scan.end + 1) {
+        if declared_name || self.generic_follow_ok(scan.end + 1) {
             self.rewrite(scan.rewrites);
         }
     }
@@ -649,22 +697,21 @@ impl<'a> Pass<'a> {
         }
     }
 
-    fn generic_follow_ok(&self, i: usize, follow: usize) -> bool {
+    fn generic_follow_ok(&self, follow: usize) -> bool {
         use Token::*;
         let Some(f) = self.kind(follow) else { return true };
         match f {
             LParen | RParen | RBracket | RBrace | Colon | Semi | Comma | Dot | Question | EqEq | NotEq | Pipe
             | Caret | AmpAmp | PipePipe | Amp | LBracket | FatArrow | LBrace | QuestionQuestion | Is | As
             | ColonColon => true,
-            Ident | This | Operator => self.declaration_context(i),
+            Ident | This | Operator => self.declaration_context(),
             _ => false,
         }
     }
 
     /// An identifier after `>` makes a declaration (`List<int> x`) unless we are inside an
     /// expression list and the name is not preceded by `is`, `as`, `case`, `out`, ...
-    fn declaration_context(&self, i: usize) -> bool {
-        let _ = i;
+    fn declaration_context(&self) -> bool {
         if !self.top().frame.is_expr_list() || self.top().in_pattern() {
             return true;
         }
@@ -743,6 +790,19 @@ impl<'a> Pass<'a> {
                 return Token::LParen;
             }
             _ => {}
+        }
+        if prev == Some(Token::New) {
+            // `new (int, string)[n]`, `new()` / `new(args)`, the `new()` constraint.
+            if !st.in_where && self.tuple_type_then(i, |k| matches!(k, Token::LBracket)) {
+                let scan = Scanner::new(&self.kinds, &self.matching).scan_tuple_type(i);
+                if let Some(scan) = scan {
+                    self.rewrite(scan.rewrites);
+                }
+                self.push(i, Frame::TupleType, Pat::Off);
+                return Token::LParenTupleType;
+            }
+            self.push(i, Frame::Args, Pat::Off);
+            return Token::LParen;
         }
         if st.in_pattern() && !st.in_expr {
             self.push(i, Frame::PatternParen, Pat::Sub);
@@ -1073,6 +1133,9 @@ impl<'a> Pass<'a> {
                     st.pat = Pat::Arm;
                 }
                 st.in_default = false;
+                if matches!(st.query, Some(Token::KwSelect | Token::KwBy | Token::KwInto)) {
+                    st.query = None;
+                }
             }
             Eq => {
                 if st.frame == Frame::TypeBody {
@@ -1083,6 +1146,7 @@ impl<'a> Pass<'a> {
                 }
             }
             Semi => {
+                st.query = None;
                 st.in_expr = false;
                 st.params_seen = false;
                 st.header = None;
@@ -1120,9 +1184,9 @@ impl<'a> Pass<'a> {
         let unclosed = if expression { 0 } else { open_braces };
         let at = Span::new(text_len, text_len);
         for _ in 0..unclosed {
-            self.out.push(Lexeme { kind: Token::RBrace, span: at, value: 0 });
+            self.out.push(Lexeme { kind: Token::EofBrace, span: at, value: 0 });
         }
-        Disambiguated { tokens: self.out, unclosed }
+        Disambiguated { tokens: self.out }
     }
 }
 

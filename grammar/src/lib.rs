@@ -13,8 +13,10 @@ pub mod token;
 mod actions;
 mod disambiguate;
 mod lexer;
+mod limits;
 mod literals;
 mod parser;
+mod query;
 mod strings;
 mod typescan;
 

@@ -83,8 +83,9 @@ pub fn real_literal(text: &str) -> Result<Literal, LitError> {
     };
     let value: f64 = body.parse().map_err(|_| invalid_number())?;
     let suffix = suffix.unwrap_or(RealSuffix::None);
-    let limit = if suffix == RealSuffix::F { f64::from(f32::MAX) } else { f64::MAX };
-    if !value.is_finite() || value > limit {
+    // A literal is out of range when it rounds to infinity in its type.
+    let out_of_range = if suffix == RealSuffix::F { (value as f32).is_infinite() } else { value.is_infinite() };
+    if out_of_range {
         let ty = if suffix == RealSuffix::F { "float" } else { "double" };
         return Err(LitError::new(
             "CS0594",

@@ -30,15 +30,14 @@ pub fn parse_range(text: &str, start: usize, end: usize, expression: bool) -> Ou
     let lexed_incomplete = lexed.incomplete;
     let mut values = lexed.values;
     let tokens: Vec<Lexeme> = lexed.tokens.into_iter().filter(|t| !t.kind.is_trivia()).collect();
+    if let Some(span) = crate::limits::too_deep(&tokens) {
+        diagnostics.push(Diagnostic::new("CS8078", "An expression is too long or complex to compile", span));
+        let parsed = if expression { Parsed::Expr(None) } else { Parsed::File(Vec::new()) };
+        return Outcome { parsed, diagnostics, incomplete };
+    }
     let interps = parse_holes(text, &tokens, &mut values, &mut diagnostics);
     let d = disambiguate(tokens, &values, end, expression);
-    incomplete |= d.unclosed > 0;
     let last_token_end = d.tokens.iter().rev().find(|t| !t.span.is_empty()).map_or(start, |t| t.span.end as usize);
-    for _ in 0..d.unclosed {
-        let gap = text.get(last_token_end..end).unwrap_or("");
-        let at = if gap.contains('\n') { last_token_end } else { end };
-        diagnostics.push(Diagnostic::new("CS1513", "} expected", Span::new(at, at)));
-    }
 
     let first = Lexeme {
         kind: if expression { Token::ExprStart } else { Token::FileStart },
@@ -50,6 +49,9 @@ pub fn parse_range(text: &str, start: usize, end: usize, expression: bool) -> Ou
     stream.extend(d.tokens);
 
     let mut ctx = Ctx::new(values, interps);
+    let gap = text.get(last_token_end..end).unwrap_or("");
+    let at = if gap.contains('\n') { last_token_end } else { end };
+    ctx.eof_brace_span = Span::new(at, at);
     let iter = stream.iter().map(|t| Ok::<_, LexError>((t.span.start as usize, *t, t.span.end as usize)));
     let result = StartParser::new().parse(&mut ctx, iter);
     let mut recoveries = std::mem::take(&mut ctx.recoveries);
@@ -66,6 +68,7 @@ pub fn parse_range(text: &str, start: usize, end: usize, expression: bool) -> Ou
     let lexer_hit_eof = lexed_incomplete;
     diagnostics.extend(errors.into_iter().filter(|e| !(lexer_hit_eof && e.span.start as usize >= last_token_end)));
     diagnostics.extend(ctx.diagnostics);
+    incomplete |= ctx.used_eof_brace;
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     Outcome { parsed, diagnostics, incomplete: incomplete || at_eof }
 }
@@ -217,7 +220,7 @@ impl<'a> Reporter<'a> {
     fn is_eof(&self, index: usize) -> bool {
         match self.tokens.get(index) {
             None => true,
-            Some(t) => t.span.is_empty() && t.span.start as usize >= self.end && t.kind == Token::RBrace,
+            Some(t) => t.kind == Token::EofBrace,
         }
     }
 
@@ -231,9 +234,10 @@ impl<'a> Reporter<'a> {
     /// Where Roslyn reports a missing token: right after the previous token when a line
     /// break separates them, else on the unexpected token itself.
     fn missing_span(&self, index: usize, eof: bool) -> Span {
-        let prev_end = index
-            .checked_sub(1)
-            .and_then(|p| self.tokens.get(p))
+        let prev_end = self.tokens[..index.min(self.tokens.len())]
+            .iter()
+            .rev()
+            .find(|t| t.kind != Token::EofBrace)
             .map_or(0, |t| t.span.end as usize);
         let (start, end) = match self.tokens.get(index) {
             Some(t) if !eof => (t.span.start as usize, t.span.end as usize),
@@ -276,6 +280,9 @@ impl<'a> Reporter<'a> {
         }
         if exp.has("]") {
             return missing("CS1003", "Syntax error, ']' expected");
+        }
+        if exp.has("{") && exp.has(":") && exp.has("KW_WHERE") {
+            return missing("CS1514", "{ expected");
         }
         if exp.has(";") {
             return missing("CS1002", "; expected");

@@ -382,6 +382,21 @@ pub enum Token {
     KwPartial,
     KwRequired,
     KwFile,
+    /// Query-expression keywords (`where` reuses `KwWhere`).
+    KwFrom,
+    KwSelect,
+    KwOrderby,
+    KwGroup,
+    KwBy,
+    KwInto,
+    KwLet,
+    KwJoin,
+    KwOn,
+    KwEquals,
+    KwAscending,
+    KwDescending,
+    /// A synthetic `}` added at the end of input for each unclosed brace.
+    EofBrace,
     /// Synthetic first token selecting the whole-file grammar.
     FileStart,
     /// Synthetic first token selecting the expression grammar.
@@ -421,7 +436,7 @@ impl Token {
     pub fn is_keyword(self) -> bool {
         let k = self as u16;
         (k >= Token::Abstract as u16 && k <= Token::While as u16)
-            || (k >= Token::KwAsync as u16 && k <= Token::KwFile as u16)
+            || (k >= Token::KwAsync as u16 && k <= Token::KwDescending as u16)
     }
 
     /// `int`, `string`, `object`... (`void` included).

@@ -83,7 +83,11 @@ impl<'a> Scanner<'a> {
                     self.rewrites.push((after, Token::NullableQ));
                     after += 1;
                 }
-                Some(Token::LBracket | Token::LBracketRank) => after = self.rank(after)?,
+                Some(Token::LBracket | Token::LBracketRank)
+                    if matches!(self.kind(after + 1), Some(Token::Comma | Token::RBracket)) =>
+                {
+                    after = self.rank(after)?
+                }
                 _ => return Some(after),
             }
         }
@@ -104,9 +108,8 @@ impl<'a> Scanner<'a> {
         j += 1;
         loop {
             self.spend()?;
-            match self.kind(j) {
-                Some(Token::Lt | Token::GenericLt) => j = self.type_args(j, depth + 1)? + 1,
-                _ => {}
+            if matches!(self.kind(j), Some(Token::Lt | Token::GenericLt)) {
+                j = self.type_args(j, depth + 1)? + 1;
             }
             match (self.kind(j), self.kind(j + 1)) {
                 (Some(Token::Dot | Token::ColonColon), Some(Token::Ident)) => j += 2,

@@ -169,3 +169,49 @@ fn spans_are_byte_offsets() {
     let grammar::ast::ExprKind::Binary { right, .. } = &e.kind else { panic!() };
     assert_eq!((right.span.start, right.span.end), (6, 8));
 }
+
+#[test]
+fn query_expressions_become_method_calls() {
+    assert_eq!(expr("from x in xs select x"), "(call (. xs Select) (lambda x x))");
+    assert_eq!(
+        expr("from n in ns where n % 2 == 0 orderby n descending select n * 10"),
+        "(call (. (call (. (call (. ns Where) (lambda n (== (% n 2) 0))) OrderByDescending) (lambda n n)) Select) (lambda n (* n 10)))"
+    );
+    assert_eq!(
+        expr("from w in words orderby w.Length, w select w"),
+        "(call (. (call (. (call (. words OrderBy) (lambda w (. w Length))) ThenBy) (lambda w w)) Select) (lambda w w))"
+    );
+    assert_eq!(
+        expr("from x in a from y in b where x < y select x + y"),
+        "(call (. (call (. (call (. a SelectMany) (lambda x b) (lambda (x y) (anon x=x y=y))) Where) (lambda __q1 (< (. __q1 x) (. __q1 y)))) Select) (lambda __q2 (+ (. __q2 x) (. __q2 y))))"
+    );
+    assert_eq!(
+        expr("from w in ws let n = w.Length select n"),
+        "(call (. (call (. ws Select) (lambda w (anon w=w n=(. w Length)))) Select) (lambda __q1 (. __q1 n)))"
+    );
+    assert_eq!(expr("from w in ws group w by w.Length"), "(call (. ws GroupBy) (lambda w (. w Length)))");
+    assert_eq!(
+        expr("from w in ws group w.Name by w.Age into g select g.Key"),
+        "(call (. (call (. ws GroupBy) (lambda w (. w Age)) (lambda w (. w Name))) Select) (lambda g (. g Key)))"
+    );
+    assert_eq!(
+        expr("from o in os join p in ps on o.Id equals p.Owner select p"),
+        "(call (. (call (. os Join) ps (lambda o (. o Id)) (lambda p (. p Owner)) (lambda (o p) (anon o=o p=p))) Select) (lambda __q1 (. __q1 p)))"
+    );
+    assert_eq!(
+        expr("from o in os join p in ps on o.Id equals p.Owner into g select g"),
+        "(call (. (call (. os GroupJoin) ps (lambda o (. o Id)) (lambda p (. p Owner)) (lambda (o g) (anon o=o g=g))) Select) (lambda __q1 (. __q1 g)))"
+    );
+    assert_eq!(expr("from int x in xs select x"), "(call (. (call (. xs Cast<int>)) Select) (lambda x x))");
+    assert_eq!(
+        expr("from x in a from y in b select ys.Where(x => x > y)"),
+        "(call (. (call (. a SelectMany) (lambda x b) (lambda (x y) (anon x=x y=y))) Select) (lambda __q1 (call (. ys Where) (lambda x (> x (. __q1 y))))))"
+    );
+}
+
+#[test]
+fn query_keywords_are_identifiers_outside_queries() {
+    assert_eq!(expr("from + select + where + orderby + group + by + into + let + join + on + equals"),
+        "(+ (+ (+ (+ (+ (+ (+ (+ (+ (+ from select) where) orderby) group) by) into) let) join) on) equals)");
+    assert_eq!(expr("f(from x in xs select x, 1)"), "(call f (call (. xs Select) (lambda x x)) 1)");
+}

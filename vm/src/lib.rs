@@ -2,6 +2,7 @@
 
 pub mod bytecode;
 pub mod compiler;
+pub mod driver;
 pub mod interp;
 pub mod metadata;
 pub mod runtime;

@@ -1,2 +1,141 @@
-//! The `vm` command.
-fn main() {}
+//! The `vm` command: `vm run FILE [ARGS...]` and friends. Parses the command line and
+//! hands over to [`vm::driver`].
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use vm::compiler::{CompileOptions, Lowering};
+use vm::runtime::{Sinks, VmOptions};
+
+#[cfg(not(target_arch = "wasm32"))]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const USAGE: &str = "\
+usage: vm run [OPTIONS] FILE [ARGS...]
+       vm disasm [OPTIONS] FILE [NAME]   list the bytecode of the program's methods
+                                         (those whose name contains NAME)
+
+options:
+  --lowering=classic|runtime   how async methods are lowered when no attribute decides
+  --cpus N                     Environment.ProcessorCount of the simulated machine (default 4)
+  --seed N                     seed for new Random() (default 0)
+  --stats                      print allocation statistics after the run
+";
+
+/// A command-line mistake: printed with the usage text, exit code 2.
+struct UsageError(String);
+
+struct RunCommand {
+    file: String,
+    compile: CompileOptions,
+    vm: VmOptions,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(UsageError(message)) => {
+            eprintln!("vm: {message}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<i32, UsageError> {
+    match args.first().map(String::as_str) {
+        Some("run") => run(parse_run(&args[1..])?),
+        Some("disasm") => disasm(parse_run(&args[1..])?),
+        Some("help" | "--help" | "-h") => {
+            print!("{USAGE}");
+            Ok(0)
+        }
+        Some(other) => Err(UsageError(format!("unknown command '{other}'"))),
+        None => Err(UsageError("no command given".into())),
+    }
+}
+
+fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
+    let mut compile = CompileOptions::default();
+    let mut vm = VmOptions::default();
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with("--") {
+        let (flag, inline) = match args[i].split_once('=') {
+            Some((f, v)) => (f, Some(v.to_string())),
+            None => (args[i].as_str(), None),
+        };
+        let mut value = || -> Result<String, UsageError> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            i += 1;
+            args.get(i).cloned().ok_or_else(|| UsageError(format!("{flag} needs a value")))
+        };
+        match flag {
+            "--lowering" => compile.lowering = parse_lowering(&value()?)?,
+            "--cpus" => vm.cpus = parse_number(flag, &value()?)?,
+            "--seed" => vm.seed = parse_number(flag, &value()?)?,
+            "--stats" => vm.stats = true,
+            "--" => {
+                i += 1;
+                break;
+            }
+            _ => return Err(UsageError(format!("unknown option '{flag}'"))),
+        }
+        i += 1;
+    }
+    let file = args.get(i).cloned().ok_or_else(|| UsageError("no program file given".into()))?;
+    vm.program_name = file.clone();
+    vm.args = args[i + 1..].to_vec();
+    Ok(RunCommand { file, compile, vm })
+}
+
+fn parse_lowering(s: &str) -> Result<Lowering, UsageError> {
+    match s {
+        "classic" => Ok(Lowering::Classic),
+        "runtime" => Ok(Lowering::Runtime),
+        _ => Err(UsageError(format!("--lowering must be 'classic' or 'runtime', not '{s}'"))),
+    }
+}
+
+fn parse_number<T: std::str::FromStr>(flag: &str, s: &str) -> Result<T, UsageError> {
+    s.parse().map_err(|_| UsageError(format!("{flag} expects a number, not '{s}'")))
+}
+
+fn run(cmd: RunCommand) -> Result<i32, UsageError> {
+    let source = std::fs::read_to_string(&cmd.file)
+        .map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
+    let sinks = Sinks {
+        stdout: Box::new(std::io::BufWriter::new(std::io::stdout())),
+        stderr: Box::new(std::io::stderr()),
+    };
+    Ok(vm::driver::run_file(&cmd.file, &source, cmd.compile, cmd.vm, sinks))
+}
+
+fn disasm(cmd: RunCommand) -> Result<i32, UsageError> {
+    let source = std::fs::read_to_string(&cmd.file)
+        .map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
+    let program = match vm::driver::compile_file(&cmd.file, &source, cmd.compile) {
+        Ok(p) => p,
+        Err(rendered) => {
+            eprint!("{rendered}");
+            return Ok(vm::driver::COMPILE_ERROR_EXIT_CODE);
+        }
+    };
+    let filter = cmd.vm.args.first().cloned();
+    let library = vm::metadata::Flags::LIBRARY;
+    let mut out = std::io::stdout().lock();
+    for f in &program.functions {
+        let owner = program.meta.method(f.method).owner;
+        let in_library = program.meta.type_def(owner).flags.has(library);
+        let wanted = match &filter {
+            Some(name) => f.name.contains(name.as_str()),
+            None => !in_library,
+        };
+        if wanted && writeln!(out, "{}", vm::bytecode::disasm::disassemble(f)).is_err() {
+            break;
+        }
+    }
+    Ok(0)
+}

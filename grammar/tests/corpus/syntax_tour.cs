@@ -225,7 +225,8 @@ namespace Tour.Inner
             var obj = new Statements { };
             var target = (Statements)new();
             Statements t3 = new() { };
-            var nested = new Dictionary<string, List<int>> { { "b", new List<int> { 2 } }, ["c"] = new() };
+            var nested = new Dictionary<string, List<int>> { { "b", new List<int> { 2 } }, { "c", new() } };
+            var indexed = new Dictionary<string, List<int>> { ["c"] = new() { 3 }, ["d"] = { 4 } };
             var ty = typeof(List<int>);
             var open = typeof(Dictionary<,>);
             var open1 = typeof(List<>);
@@ -269,6 +270,14 @@ namespace Tour.Inner
             var with = 11;
             var and = 12;
             var or = and + when;
+            var query = from a2 in arr
+                        from b2 in xs
+                        let sum = a2 + b2
+                        where sum > 2
+                        orderby sum descending, a2
+                        select new { a2, b2, sum };
+            var grouped = from w in xs group w by w % 3 into g orderby g.Key select g.Count();
+            var joined = from a3 in arr join b3 in xs on a3 equals b3 into matches select matches;
         }
 
         static void Swap(ref int a, ref int b) { }

@@ -1,5 +1,6 @@
 //! Bytecode: the instruction set, compiled functions, and the disassembler.
 
+pub mod disasm;
 pub mod function;
 pub mod opcode;
 

@@ -2,8 +2,10 @@
 //! maps (explicit, implicit and inherited implementations), and the errors C# reports on
 //! the way (missing overrides, unimplemented abstract and interface members).
 
+use super::resolve::NameContext;
 use super::Compiler;
-use crate::metadata::{Flags, MethodId, MethodKind, ParamOwner, Substitution, TypeDefId, TypeDefKind, TypeId, TypeKind};
+use grammar::span::Span;
+use crate::metadata::{FileId, Flags, MethodId, MethodKind, ParamOwner, Substitution, TypeDefId, TypeDefKind, TypeId, TypeKind};
 
 impl Compiler {
     pub fn layout_all(&mut self) {
@@ -210,17 +212,39 @@ impl Compiler {
         self.meta.type_defs[def.index()].interface_map = map;
     }
 
-    fn report_missing_interface_member(&mut self, def: TypeDefId, _iface: TypeId, im: MethodId) {
+    /// CS0535, once per missing member, at the interface's entry in the base list. A
+    /// property nobody implements is reported as the property; a missing accessor of an
+    /// implemented property as `I.P.get`.
+    fn report_missing_interface_member(&mut self, def: TypeDefId, iface: TypeId, im: MethodId) {
         let d = self.meta.type_def(def).clone();
-        let member = self.member_display(im);
         let md = self.meta.method(im).clone();
-        let member = if matches!(md.kind, MethodKind::Getter | MethodKind::Setter) {
-            format!("{}.{}", member, if md.kind == MethodKind::Getter { "get" } else { "set" })
-        } else {
-            member
-        };
+        let mut member = self.member_display(im);
+        if let Some(&pid) = self.accessor_property.get(&im) {
+            let name = self.meta.property(pid).name.clone();
+            let has_property = d.properties.iter().any(|&p| self.meta.property(p).name == name);
+            if has_property {
+                member.push_str(if md.kind == MethodKind::Getter { ".get" } else { ".set" });
+            } else if md.kind == MethodKind::Setter && self.meta.property(pid).getter.is_some() {
+                return;
+            }
+        }
         let shown = self.meta.cs_name(d.self_type);
-        self.error(d.file, d.span, "CS0535", format!("'{shown}' does not implement interface member '{member}'"));
+        let (file, span) = self.base_list_entry(def, iface).unwrap_or((d.file, d.span));
+        self.error(file, span, "CS0535", format!("'{shown}' does not implement interface member '{member}'"));
+    }
+
+    /// Where the base list of `def` names `iface` (or the interface that brings it in).
+    fn base_list_entry(&mut self, def: TypeDefId, iface: TypeId) -> Option<(FileId, Span)> {
+        for src in self.type_src[def.index()].decls.clone() {
+            let ctx = NameContext::new(src.scope, src.file, Some(def));
+            for base in &src.decl.bases {
+                let Some(t) = self.try_resolve_type(&ctx, base) else { continue };
+                if t == iface || self.meta.supertypes(t).contains(&iface) {
+                    return Some((src.file, base.span));
+                }
+            }
+        }
+        None
     }
 
     /// The method of `def` (or its bases) implementing interface method `im` of `iface`:

@@ -16,10 +16,14 @@ use grammar::ast::{self, MemberDecl, Modifiers};
 use grammar::span::Span;
 
 impl Compiler {
+    /// Enums come first: their members are constants other declarations may use
+    /// (`StringSplitOptions options = StringSplitOptions.None`).
     pub(super) fn declare_all_members(&mut self) {
-        for i in 0..self.meta.type_defs.len() {
-            let def = TypeDefId(i as u32);
-            let decls = self.type_src[i].decls.clone();
+        let (enums, others): (Vec<TypeDefId>, Vec<TypeDefId>) = (0..self.meta.type_defs.len())
+            .map(|i| TypeDefId(i as u32))
+            .partition(|&d| self.meta.type_def(d).kind == TypeDefKind::Enum);
+        for def in enums.into_iter().chain(others) {
+            let decls = self.type_src[def.index()].decls.clone();
             for src in &decls {
                 self.declare_members_of(def, src);
             }
@@ -120,10 +124,7 @@ impl Compiler {
             flags.set(Flags::EXTENSION);
             self.extension_classes.insert(def);
         }
-        let name = match &m.explicit_interface {
-            Some(_) => m.name.name.clone(),
-            None => m.name.name.clone(),
-        };
+        let name = m.name.name.clone();
         let id = self.new_method(
             MethodDef {
                 name,
@@ -232,8 +233,6 @@ impl Compiler {
         match super::consts::eval_syntax(self, ctx, e) {
             Some(c) => c,
             None => {
-                let shown = self.meta.cs_name(ty);
-                let _ = shown;
                 self.error(ctx.file, e.span, "CS1736", "Default parameter value must be a compile-time constant");
                 Constant::Null
             }
@@ -241,7 +240,9 @@ impl Compiler {
     }
 
     fn declare_property(&mut self, def: TypeDefId, src: &TypeDeclSource, ctx: &NameContext, p: &ast::PropertyDecl) {
-        self.check_member_name_unique(def, &p.name, src);
+        if p.explicit_interface.is_none() {
+            self.check_member_name_unique(def, &p.name, src);
+        }
         let ty = self.resolve_type(ctx, &p.ty);
         let explicit = p.explicit_interface.as_ref().map(|i| self.resolve_type(ctx, i));
         self.declare_property_like(def, src, ctx, PropertyShape {
@@ -398,6 +399,10 @@ impl Compiler {
                 self.explicit_impls.insert(m, i);
             }
         }
+        if p.modifiers.has(Modifiers::EXTERN) {
+            let attrs = accessor.map(|a| a.attributes.clone()).unwrap_or_default();
+            self.bind_intrinsic(m, &attrs, src);
+        }
         self.accessor_property.insert(m, pid);
         m
     }
@@ -416,7 +421,9 @@ impl Compiler {
             return;
         }
         let params = self.declare_params(ctx, &c.params);
-        self.new_method(
+        let is_extern = c.modifiers.has(Modifiers::EXTERN);
+        let source = if is_extern { MethodSource::None } else { MethodSource::Constructor { decl: Rc::new(c.clone()), scope: src.scope } };
+        let id = self.new_method(
             MethodDef {
                 name: ".ctor".into(),
                 owner: def,
@@ -430,8 +437,13 @@ impl Compiler {
                 file: src.file,
                 span: c.name.span,
             },
-            MethodSource::Constructor { decl: Rc::new(c.clone()), scope: src.scope },
+            source,
         );
+        if is_extern {
+            // An intrinsic constructor is a factory: it receives the arguments only and
+            // returns the new object (`new string('x', 3)`).
+            self.bind_intrinsic(id, &c.attributes, src);
+        }
     }
 
     /// The type's static constructor, created on first request.
@@ -532,7 +544,9 @@ impl Compiler {
         } else {
             MethodKind::Operator
         };
-        self.new_method(
+        let is_extern = o.modifiers.has(Modifiers::EXTERN);
+        let source = if is_extern { MethodSource::None } else { MethodSource::Operator { decl: Rc::new(o.clone()), scope: src.scope } };
+        let id = self.new_method(
             MethodDef {
                 name: name.into(),
                 owner: def,
@@ -546,8 +560,11 @@ impl Compiler {
                 file: src.file,
                 span: o.span,
             },
-            MethodSource::Operator { decl: Rc::new(o.clone()), scope: src.scope },
+            source,
         );
+        if is_extern {
+            self.bind_intrinsic(id, &o.attributes, src);
+        }
     }
 
     /// Field-like events are delegate fields that allow `+=`/`-=` from outside.

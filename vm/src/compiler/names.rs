@@ -5,7 +5,19 @@
 use crate::metadata::{Metadata, TypeDefId, TypeId, TypeKind};
 
 impl Metadata {
+    /// The type with namespaces (`System.Collections.Generic.List<int>`), as conversion
+    /// errors show it.
     pub fn cs_name(&self, t: TypeId) -> String {
+        self.cs_name_qualified(t, true)
+    }
+
+    /// The type without namespaces (`List<int>`, `Math`), as member-lookup errors
+    /// (CS0117, CS1061) show it.
+    pub fn cs_short_name(&self, t: TypeId) -> String {
+        self.cs_name_qualified(t, false)
+    }
+
+    fn cs_name_qualified(&self, t: TypeId, qualify: bool) -> String {
         if let Some(k) = self.keyword_name(t) {
             return k.to_string();
         }
@@ -14,17 +26,17 @@ impl Metadata {
                 let d = self.type_def(*def);
                 if *def == self.well_known.nullable {
                     if let Some(&a) = args.first() {
-                        return format!("{}?", self.cs_name(a));
+                        return format!("{}?", self.cs_name_qualified(a, qualify));
                     }
                 }
                 if d.name.starts_with("ValueTuple") && d.namespace == "System" && args.len() >= 2 {
-                    let parts: Vec<String> = args.iter().map(|&a| self.cs_name(a)).collect();
+                    let parts: Vec<String> = args.iter().map(|&a| self.cs_name_qualified(a, qualify)).collect();
                     return format!("({})", parts.join(", "));
                 }
-                let mut s = self.cs_def_path(*def);
+                let mut s = self.cs_def_path(*def, qualify);
                 let own = self.own_type_args(*def, args);
                 if !own.is_empty() {
-                    let parts: Vec<String> = own.iter().map(|&a| self.cs_name(a)).collect();
+                    let parts: Vec<String> = own.iter().map(|&a| self.cs_name_qualified(a, qualify)).collect();
                     s.push('<');
                     s.push_str(&parts.join(", "));
                     s.push('>');
@@ -32,7 +44,7 @@ impl Metadata {
                 s
             }
             TypeKind::Array { elem, rank } => {
-                format!("{}[{}]", self.cs_name(*elem), ",".repeat(*rank as usize - 1))
+                format!("{}[{}]", self.cs_name_qualified(*elem, qualify), ",".repeat(*rank as usize - 1))
             }
             TypeKind::Param { .. } => self.param_def(t).map_or("T".into(), |p| p.name.clone()),
             TypeKind::Null => "<null>".into(),
@@ -49,11 +61,11 @@ impl Metadata {
         &args[outer.min(args.len())..]
     }
 
-    fn cs_def_path(&self, def: TypeDefId) -> String {
+    fn cs_def_path(&self, def: TypeDefId, qualify: bool) -> String {
         let d = self.type_def(def);
         match d.declaring_type {
-            Some(o) => format!("{}.{}", self.cs_def_path(o), d.name),
-            None if d.namespace.is_empty() => d.name.clone(),
+            Some(o) => format!("{}.{}", self.cs_def_path(o, qualify), d.name),
+            None if d.namespace.is_empty() || !qualify => d.name.clone(),
             None => format!("{}.{}", d.namespace, d.name),
         }
     }

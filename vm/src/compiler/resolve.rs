@@ -1,7 +1,7 @@
 //! Resolving type syntax to [`TypeId`]s: predefined types, generic parameters, nested
 //! types, namespaces, `using` directives and aliases, with C#'s lookup order and errors.
 
-use super::scopes::{AliasTarget, ScopeId};
+use super::scopes::{AliasTarget, ImportScope, ScopeId};
 use super::Compiler;
 use crate::metadata::{FileId, MethodId, ParamOwner, TypeDefId, TypeId};
 use grammar::ast::{self, PredefinedType, TypeSyntaxKind};
@@ -358,40 +358,25 @@ impl Compiler {
         let mut searched_global = false;
         while let Some(s) = scope {
             let sc = self.scope(s).clone();
+            if let Some(d) = self.namespaces.find_type(&sc.namespace, name, arity) {
+                return Some(d);
+            }
+            searched_global |= sc.namespace.is_empty();
+            if let Some(d) = self.lookup_in_imports(&sc, name, arity, file) {
+                return Some(d);
+            }
+            // `namespace A.B { }` is `namespace A { namespace B { } }`: the usings belong to
+            // `A.B`, then `A` is searched before the enclosing declaration.
+            let stop = sc.parent.map(|p| self.scope(p).namespace.clone());
             let mut ns = sc.namespace.clone();
-            loop {
+            while let Some((outer, _)) = ns.rsplit_once('.') {
+                ns = outer.to_string();
+                if stop.as_deref() == Some(ns.as_str()) {
+                    break;
+                }
                 if let Some(d) = self.namespaces.find_type(&ns, name, arity) {
                     return Some(d);
                 }
-                if ns.is_empty() || sc.parent.is_some() {
-                    break;
-                }
-                ns = ns.rsplit_once('.').map_or(String::new(), |(p, _)| p.to_string());
-            }
-            searched_global |= sc.namespace.is_empty() || sc.parent.is_none();
-            if arity == 0 {
-                if let Some(AliasTarget::Type(t)) = sc.aliases.get(name) {
-                    return self.meta.types.def_of(*t);
-                }
-            }
-            let found: Vec<TypeDefId> = sc
-                .usings
-                .iter()
-                .filter_map(|u| self.namespaces.find_type(u, name, arity))
-                .collect();
-            if let Some(&first) = found.first() {
-                if found.iter().any(|&d| d != first) {
-                    let a = self.meta.def_full_name(found[0]);
-                    let b = self.meta.def_full_name(found[1]);
-                    let span = Span::default();
-                    self.error(
-                        file,
-                        span,
-                        "CS0104",
-                        format!("'{name}' is an ambiguous reference between '{a}' and '{b}'"),
-                    );
-                }
-                return Some(first);
             }
             scope = sc.parent;
         }
@@ -399,6 +384,25 @@ impl Compiler {
             return self.namespaces.find_type("", name, arity);
         }
         None
+    }
+
+    /// A type imported by a scope's aliases and `using` directives. Reports CS0104 for a
+    /// name two usings provide.
+    fn lookup_in_imports(&mut self, sc: &ImportScope, name: &str, arity: usize, file: FileId) -> Option<TypeDefId> {
+        if arity == 0 {
+            if let Some(AliasTarget::Type(t)) = sc.aliases.get(name) {
+                return self.meta.types.def_of(*t);
+            }
+        }
+        let found: Vec<TypeDefId> =
+            sc.usings.iter().filter_map(|u| self.namespaces.find_type(u, name, arity)).collect();
+        let &first = found.first()?;
+        if let Some(&other) = found.iter().find(|&&d| d != first) {
+            let a = self.meta.def_full_name(first);
+            let b = self.meta.def_full_name(other);
+            self.error(file, Span::default(), "CS0104", format!("'{name}' is an ambiguous reference between '{a}' and '{b}'"));
+        }
+        Some(first)
     }
 
     /// A namespace visible as `name` from `scope` (`System`, or `Generic` inside

@@ -28,7 +28,49 @@ impl Vm {
         } else {
             self.begin_trace(exc, method, pc);
         }
+        if !self.will_be_caught(exc, pc) {
+            return Err(self.escape_unhandled(exc));
+        }
         self.unwind(exc, pc)
+    }
+
+    /// .NET's first pass: is there a `catch` for `exc` anywhere on the stack? If not, the
+    /// process dies without running any `finally` block. A filter counts as a catch (it
+    /// runs during unwinding here, not in a first pass).
+    fn will_be_caught(&mut self, exc: Value, pc: u32) -> bool {
+        let functions = self.functions.clone();
+        let mut pc = pc;
+        for i in (0..self.thread.frames.len()).rev() {
+            let frame = self.thread.frames[i];
+            if i + 1 < self.thread.frames.len() {
+                pc = frame.pc.saturating_sub(1);
+            }
+            for h in &functions[frame.func.0 as usize].handlers {
+                if h.start.0 <= pc && pc < h.end.0 {
+                    if let HandlerKind::Catch(ty) | HandlerKind::Filter(ty) = h.kind {
+                        if self.is_instance(exc, ty) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Records the rest of the stack in the trace of an exception nobody catches and pops
+    /// the frames up to the innermost entry frame.
+    fn escape_unhandled(&mut self, exc: Value) -> InvokeError {
+        while let Some(frame) = self.thread.frames.pop() {
+            if frame.kind == FrameKind::Entry {
+                break;
+            }
+            if let Some(caller) = self.thread.frames.last().copied() {
+                let method = self.functions[caller.func.0 as usize].method;
+                self.extend_trace(exc, method, caller.pc.saturating_sub(1));
+            }
+        }
+        InvokeError::Exception(exc)
     }
 
     fn unwind(&mut self, exc: Value, mut pc: u32) -> Result<Flow, InvokeError> {

@@ -137,8 +137,13 @@ impl Vm {
     }
 
     /// One stack-trace line: `   at Ns.Type.Method(Int32 a, String b) in FILE:line N`.
+    /// Standard-library frames carry no location, as CoreLib's frames have no symbols.
     pub fn frame_line(&self, method: MethodId, pc: u32) -> String {
         let mut s = format!("   at {}", self.method_display_name(method));
+        let owner = self.meta.type_def(self.meta.method(method).owner);
+        if owner.flags.has(crate::metadata::Flags::LIBRARY) {
+            return s;
+        }
         if let crate::metadata::MethodBody::Bytecode(fid) = self.meta.method(method).body {
             let f = &self.functions[fid.0 as usize];
             if let (Some(span), Some(file)) = (f.span_at(pc), self.meta.files.get(f.file.index())) {

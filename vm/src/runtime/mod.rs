@@ -2,10 +2,12 @@
 //! static-constructor progress), the managed thread, the console sinks, and the garbage
 //! collector's root set.
 
+pub mod entry;
 pub mod exceptions;
 pub mod hashtable;
 pub mod heap;
 pub mod intrinsics;
+pub mod loader;
 pub mod native;
 pub mod numerics;
 pub mod object;
@@ -22,7 +24,7 @@ use std::rc::Rc;
 use hashbrown::HashMap;
 
 use crate::bytecode::Function;
-use crate::metadata::{FieldId, Metadata};
+use crate::metadata::Metadata;
 use heap::{GcRef, Heap};
 pub use options::VmOptions;
 use thread::ThreadState;
@@ -55,10 +57,6 @@ pub struct Vm {
     /// Interned string literals (also GC roots).
     pub literals: HashMap<String, GcRef>,
     pub exception_layout: ExceptionLayout,
-    /// Fields the runtime needs by identity (resolved when the program is loaded).
-    pub known_fields: HashMap<&'static str, FieldId>,
-    /// Set by `Environment.Exit`.
-    pub exit_code: Option<i32>,
     pub options: VmOptions,
 }
 
@@ -73,8 +71,6 @@ impl Vm {
             sinks,
             literals: HashMap::new(),
             exception_layout: ExceptionLayout::default(),
-            known_fields: HashMap::new(),
-            exit_code: None,
             options,
         }
     }

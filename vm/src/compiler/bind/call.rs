@@ -24,10 +24,10 @@ pub struct PreArg {
 
 /// A candidate method checked against the arguments.
 #[derive(Clone, Debug)]
-struct Applicable {
-    method: MethodId,
-    owner: TypeId,
-    type_args: Vec<TypeId>,
+pub(super) struct Applicable {
+    pub method: MethodId,
+    pub owner: TypeId,
+    pub type_args: Vec<TypeId>,
     /// For each parameter: the argument indexes bound to it (several for an expanded
     /// `params` array).
     param_args: Vec<Vec<usize>>,
@@ -127,12 +127,31 @@ impl MethodBinder<'_> {
                         let t = self.declared_type(ty);
                         (None, Some((t, designation.clone())))
                     }
+                    // `out _` is a discard unless a variable named `_` is in scope.
+                    (ExprKind::Name(seg), ast::ArgModifier::Out)
+                        if seg.name.name == "_" && seg.type_args.is_empty() && self.lookup_local("_").is_none() =>
+                    {
+                        (None, Some((None, ast::Designation::Discard(a.expr.span))))
+                    }
                     _ if needs_target(&a.expr) => (None, None),
-                    _ => (Some(self.bind_expr(&a.expr)), None),
+                    _ => (self.pre_bind_value(&a.expr), None),
                 };
                 PreArg { syntax: a.clone(), value, name: a.name.as_ref().map(|n| n.name.clone()), kind: a.modifier, out_decl }
             })
             .collect()
+    }
+
+    /// Binds an argument unless it is a method group, which (like a lambda) is converted
+    /// once the parameter's delegate type is known.
+    fn pre_bind_value(&mut self, e: &ast::Expr) -> Option<BExpr> {
+        let snapshot = self.snapshot();
+        match self.bind(e, None) {
+            Bound::Methods(_) => {
+                self.restore(snapshot);
+                None
+            }
+            b => Some(self.to_value(b, e.span)),
+        }
     }
 
     /// `var` → `None`; otherwise the resolved type.
@@ -161,11 +180,11 @@ impl MethodBinder<'_> {
         }
         if g.methods.is_empty() {
             let recv_ty = g.receiver.as_ref().map_or(TypeId::ERROR, |r| r.ty);
-            let shown = self.type_name(recv_ty);
+            let shown = self.c.meta.cs_short_name(recv_ty);
             self.error(g.span, "CS1061", format!("'{shown}' does not contain a definition for '{}' and no accessible extension method '{}' accepting a first argument of type '{shown}' could be found (are you missing a using directive or an assembly reference?)", g.name, g.name));
             return BExpr::error(span);
         }
-        let Some(app) = self.select_overload(&g.methods, &pre, &g.type_args, g.receiver.as_deref(), span, &g.name) else {
+        let Some(app) = self.select_overload(&g.methods, &pre, &g.type_args, g.receiver.as_deref(), g.name_span, &g.name) else {
             return BExpr::error(span);
         };
         self.make_call(app, g.receiver, g.is_base, pre, span)
@@ -186,8 +205,8 @@ impl MethodBinder<'_> {
             match receiver {
                 Some(r) => Some(r),
                 None => {
-                    let owner = self.type_name(self.c.meta.type_def(md.owner).self_type);
-                    self.error(span, "CS0120", format!("An object reference is required for the non-static field, method, or property '{owner}.{}'", md.name));
+                    let shown = self.c.member_display(app.method);
+                    self.error(span, "CS0120", format!("An object reference is required for the non-static field, method, or property '{shown}'"));
                     return BExpr::error(span);
                 }
             }
@@ -197,7 +216,7 @@ impl MethodBinder<'_> {
         BExpr::new(BKind::Call { method: app.method, owner: app.owner, type_args: app.type_args, receiver, args, is_virtual }, ret, span)
     }
 
-    fn method_return_type(&mut self, app: &Applicable) -> TypeId {
+    pub(super) fn method_return_type(&mut self, app: &Applicable) -> TypeId {
         let ret = self.c.meta.method(app.method).ret;
         let t = self.member_type(ret, app.owner);
         if app.type_args.is_empty() {
@@ -210,7 +229,7 @@ impl MethodBinder<'_> {
 
     fn bind_local_function_call(&mut self, nested: NestedId, g: &MethodGroup, pre: Vec<PreArg>, span: Span) -> BExpr {
         let (method, owner) = g.methods[0];
-        let Some(app) = self.select_overload(&[(method, owner)], &pre, &g.type_args, None, span, &g.name) else {
+        let Some(app) = self.select_overload(&[(method, owner)], &pre, &g.type_args, None, g.name_span, &g.name) else {
             return BExpr::error(span);
         };
         let ret = self.method_return_type(&app);
@@ -238,7 +257,7 @@ impl MethodBinder<'_> {
             out_decl: None,
         }];
         all.extend(pre.iter().cloned());
-        let app = self.select_overload(&candidates, &all, &g.type_args, None, span, &g.name)?;
+        let app = self.select_overload(&candidates, &all, &g.type_args, None, g.name_span, &g.name)?;
         Some(self.make_call(app, None, false, all, span))
     }
 
@@ -254,7 +273,7 @@ impl MethodBinder<'_> {
     }
 
     /// Picks the best applicable overload, or reports why none applies.
-    fn select_overload(
+    pub(super) fn select_overload(
         &mut self,
         methods: &[(MethodId, TypeId)],
         pre: &[PreArg],
@@ -424,8 +443,7 @@ impl MethodBinder<'_> {
             ExprKind::Collection(_) => self.c.meta.types.array_elem(pt).is_some() || self.collection_element_type(pt).is_some(),
             _ => {
                 let snapshot = self.snapshot();
-                let v = self.bind(e, Some(pt));
-                let v = self.to_value(v, e.span);
+                let v = self.bind_value_to(e, pt);
                 let ok = !v.is_error() && self.conversion(&v, pt).is_some_and(|c| c.implicit);
                 self.restore(snapshot);
                 ok
@@ -466,26 +484,27 @@ impl MethodBinder<'_> {
             return true;
         }
         let same_params = a.arg_param_types == b.arg_param_types;
-        if same_params || pre.is_empty() {
-            if !a.is_generic && b.is_generic {
-                return true;
-            }
-            if !a.expanded && b.expanded {
-                return true;
-            }
-            if a.defaults_used < b.defaults_used {
-                return true;
-            }
-            if a.expanded && b.expanded {
-                let (ca, cb) = (self.c.meta.method(a.method).params.len(), self.c.meta.method(b.method).params.len());
+        if !(same_params || pre.is_empty()) {
+            return false;
+        }
+        // The tie-break rules apply in order; the first that tells the two apart decides.
+        if a.is_generic != b.is_generic {
+            return !a.is_generic;
+        }
+        if a.expanded != b.expanded {
+            return !a.expanded;
+        }
+        if a.expanded && b.expanded {
+            let (ca, cb) = (self.c.meta.method(a.method).params.len(), self.c.meta.method(b.method).params.len());
+            if ca != cb {
                 return ca > cb;
             }
-            let (oa, ob) = (a.owner, b.owner);
-            if oa != ob && self.c.meta.is_subtype(oa, ob) {
-                return true;
-            }
         }
-        false
+        if a.defaults_used != b.defaults_used {
+            return a.defaults_used < b.defaults_used;
+        }
+        let (oa, ob) = (a.owner, b.owner);
+        oa != ob && self.c.meta.is_subtype(oa, ob)
     }
 
     /// Compares converting one argument to `pa` versus `pb`.

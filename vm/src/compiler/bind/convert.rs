@@ -468,7 +468,9 @@ impl MethodBinder<'_> {
             }
         }
         match kind {
-            ConvKind::Identity => BExpr { ty: to, ..expr },
+            // Retyping in place is only safe for constants: the emitter reads the type of
+            // `new T()`, fields and calls from the node itself.
+            ConvKind::Identity if expr.ty == to || matches!(expr.kind, BKind::Const(_)) => BExpr { ty: to, ..expr },
             ConvKind::User(m) => {
                 let owner = self.c.meta.type_def(self.c.meta.method(m).owner).self_type;
                 let pty = self.c.meta.method(m).params[0].ty;

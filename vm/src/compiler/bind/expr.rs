@@ -32,6 +32,8 @@ pub struct MethodGroup {
     /// A local function (called directly).
     pub nested: Option<NestedId>,
     pub span: Span,
+    /// The method's name, where overload errors (CS1501, CS7036) point.
+    pub name_span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -53,8 +55,7 @@ impl MethodBinder<'_> {
 
     /// Binds an expression where a value of type `target` is expected, converting it.
     pub fn bind_expr_to(&mut self, e: &ast::Expr, target: TypeId) -> BExpr {
-        let b = self.bind(e, Some(target));
-        let v = self.to_value(b, e.span);
+        let v = self.bind_value_to(e, target);
         self.coerce(v, target)
     }
 
@@ -314,6 +315,7 @@ impl MethodBinder<'_> {
                 is_base: false,
                 nested: Some(f),
                 span,
+                name_span: seg.name.span,
             });
         }
         if seg.type_args.is_empty() {
@@ -393,7 +395,7 @@ impl MethodBinder<'_> {
             Member::Methods(methods) => {
                 let type_args = self.resolve_type_args(&seg.type_args);
                 let receiver = this(self);
-                Bound::Methods(MethodGroup { name: seg.name.name.clone(), methods, receiver, type_args, is_base: false, nested: None, span })
+                Bound::Methods(MethodGroup { name: seg.name.name.clone(), methods, receiver, type_args, is_base: false, nested: None, span, name_span: seg.name.span })
             }
             Member::Type(t) => Bound::Type(t, span),
         }
@@ -534,7 +536,7 @@ impl MethodBinder<'_> {
         match self.lookup_member(t, &name.name.name) {
             Some(m) => self.bind_static_member(m, name, span),
             None => {
-                let shown = self.type_name(t);
+                let shown = self.c.meta.cs_short_name(t);
                 self.error(name.name.span, "CS0117", format!("'{shown}' does not contain a definition for '{}'", name.name.name));
                 Bound::Value(BExpr::error(span))
             }
@@ -561,7 +563,7 @@ impl MethodBinder<'_> {
             }
             Member::Methods(methods) => {
                 let type_args = self.resolve_type_args(&name.type_args);
-                Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: None, type_args, is_base: false, nested: None, span })
+                Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: None, type_args, is_base: false, nested: None, span, name_span: name.name.span })
             }
             Member::Type(t) => Bound::Type(t, span),
         }
@@ -601,14 +603,14 @@ impl MethodBinder<'_> {
             }
             Some(Member::Methods(methods)) => {
                 let type_args = self.resolve_type_args(&name.type_args);
-                Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: Some(Box::new(recv)), type_args, is_base, nested: None, span })
+                Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: Some(Box::new(recv)), type_args, is_base, nested: None, span, name_span: name.name.span })
             }
             Some(Member::Type(_)) | None => {
                 let type_args = self.resolve_type_args(&name.type_args);
                 if !self.extension_methods(&name.name.name).is_empty() {
-                    return Bound::Methods(MethodGroup { name: name.name.name.clone(), methods: Vec::new(), receiver: Some(Box::new(recv)), type_args, is_base, nested: None, span });
+                    return Bound::Methods(MethodGroup { name: name.name.name.clone(), methods: Vec::new(), receiver: Some(Box::new(recv)), type_args, is_base, nested: None, span, name_span: name.name.span });
                 }
-                let shown = self.type_name(t);
+                let shown = self.c.meta.cs_short_name(t);
                 self.error(name.name.span, "CS1061", format!("'{shown}' does not contain a definition for '{}' and no accessible extension method '{}' accepting a first argument of type '{shown}' could be found (are you missing a using directive or an assembly reference?)", name.name.name, name.name.name));
                 Bound::Value(BExpr::error(span))
             }

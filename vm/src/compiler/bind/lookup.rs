@@ -63,7 +63,7 @@ impl MethodBinder<'_> {
                 }
                 if let Some(&p) = d.properties.iter().find(|&&p| {
                     let pd = self.c.meta.property(p);
-                    pd.name == name && pd.params.is_empty() && !self.is_override_property(p)
+                    pd.name == name && pd.params.is_empty() && !self.is_override_property(p) && !self.is_explicit_property(p)
                 }) {
                     return Some(Member::Property(p, owner));
                 }
@@ -95,13 +95,21 @@ impl MethodBinder<'_> {
         acc.is_some_and(|m| self.c.meta.method(m).flags.has(Flags::OVERRIDE))
     }
 
+    /// An explicit interface implementation (`object IEnumerator.Current`), invisible to
+    /// member lookup on the class.
+    fn is_explicit_property(&self, p: PropertyId) -> bool {
+        let pd = self.c.meta.property(p);
+        let acc = pd.getter.or(pd.setter);
+        acc.is_some_and(|m| self.c.explicit_impls.contains_key(&m))
+    }
+
     /// The indexers (`this[...]`) of `t`, with their constructed owners.
     pub fn lookup_indexers(&mut self, t: TypeId) -> Vec<(PropertyId, TypeId)> {
         let mut out = Vec::new();
         for owner in self.member_search_order(t) {
             let Some(def) = self.c.meta.types.def_of(owner) else { continue };
             for &p in &self.c.meta.type_def(def).properties.clone() {
-                if !self.c.meta.property(p).params.is_empty() && !self.is_override_property(p) {
+                if !self.c.meta.property(p).params.is_empty() && !self.is_override_property(p) && !self.is_explicit_property(p) {
                     out.push((p, owner));
                 }
             }

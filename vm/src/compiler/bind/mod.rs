@@ -11,6 +11,7 @@ pub mod init;
 pub mod interpolation;
 pub mod lambda;
 pub mod lookup;
+pub mod method_group;
 pub mod operators;
 pub mod pattern;
 pub mod stmt;

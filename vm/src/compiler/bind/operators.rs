@@ -851,7 +851,7 @@ impl MethodBinder<'_> {
     /// written without evaluating them twice.
     fn stabilize(&mut self, lhs: LValue, span: Span) -> (Vec<BStmt>, LValue) {
         let mut setup = Vec::new();
-        let mut temp_of = |b: &mut Self, e: BExpr, setup: &mut Vec<BStmt>| -> BExpr {
+        let temp_of = |b: &mut Self, e: BExpr, setup: &mut Vec<BStmt>| -> BExpr {
             if matches!(e.kind, BKind::Local(_) | BKind::This | BKind::Const(_)) {
                 return e;
             }

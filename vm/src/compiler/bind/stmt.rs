@@ -467,7 +467,7 @@ impl MethodBinder<'_> {
                 self.read_property(pa)
             }
             _ => {
-                self.error(span, "CS0117", format!("'{}' does not contain a definition for 'Current'", self.type_name(e_ty)));
+                self.error(span, "CS0117", format!("'{}' does not contain a definition for 'Current'", self.c.meta.cs_short_name(e_ty)));
                 return BStmt::new(SKind::Empty, span);
             }
         };
@@ -487,7 +487,7 @@ impl MethodBinder<'_> {
     pub fn call_member_no_args(&mut self, recv: BExpr, name: &str, span: Span) -> Option<BExpr> {
         let member = self.lookup_member(recv.ty, name);
         let Some(super::lookup::Member::Methods(methods)) = member else { return None };
-        let g = super::expr::MethodGroup { name: name.to_string(), methods, receiver: Some(Box::new(recv)), type_args: Vec::new(), is_base: false, nested: None, span };
+        let g = super::expr::MethodGroup { name: name.to_string(), methods, receiver: Some(Box::new(recv)), type_args: Vec::new(), is_base: false, nested: None, span, name_span: span };
         let v = self.bind_group_call(g, &[], span);
         (!v.is_error()).then_some(v)
     }

@@ -806,6 +806,7 @@ impl FnBuilder<'_> {
         if let Some(r) = receiver {
             let slot = self.alloc_reg();
             self.emit_receiver_into(r, slot);
+            debug_assert_eq!(self.next_reg, slot.0 + 1, "arguments must follow the receiver");
             if self.is_enum(r.ty) && !self.is_enum(self.method_owner_type(method)) {
                 let ty = self.closed_or_erased(r.ty);
                 self.emit(Op::Box { dst: slot, src: slot, ty });
@@ -827,8 +828,12 @@ impl FnBuilder<'_> {
     fn emit_receiver_into(&mut self, r: &BExpr, slot: Reg) {
         match &r.kind {
             BKind::Local(_) | BKind::This => {
+                // Reading the receiver may need a temporary (a `ref` parameter, a captured
+                // variable); free it so the arguments follow `slot` directly.
+                let m = self.mark();
                 let v = self.emit_receiver(r);
                 self.mov(slot, v);
+                self.free_to(m);
             }
             _ => self.emit_into(r, slot),
         }
@@ -938,6 +943,12 @@ impl FnBuilder<'_> {
     }
 
     fn emit_new(&mut self, ty: TypeId, ctor: Option<MethodId>, args: &[BArg], dst: Reg) {
+        if let Some(MethodBody::Native(native)) = ctor.map(|c| self.c.meta.method(c).body) {
+            let base = Reg(self.next_reg);
+            self.alloc_args(args);
+            self.emit(Op::CallNative { native, base, argc: args.len() as u8, dst });
+            return;
+        }
         let obj = self.alloc_reg();
         match self.type_operand(ty) {
             TypeOperand::Closed(t) => self.emit(Op::New { dst: obj, ty: t }),
@@ -947,12 +958,7 @@ impl FnBuilder<'_> {
             let base = self.alloc_reg();
             self.mov(base, obj);
             self.alloc_args(args);
-            if let MethodBody::Native(native) = self.c.meta.method(ctor).body {
-                let argc = (args.len() + 1) as u8;
-                self.emit(Op::CallNative { native, base, argc, dst: base });
-            } else {
-                self.emit(Op::Call { method: ctor, base, dst: base });
-            }
+            self.emit(Op::Call { method: ctor, base, dst: base });
         }
         self.mov(dst, obj);
     }

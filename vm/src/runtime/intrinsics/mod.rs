@@ -5,6 +5,7 @@
 
 pub mod arrays;
 pub mod console;
+pub mod enums;
 pub mod format;
 pub mod hashing;
 pub mod numbers;
@@ -21,6 +22,7 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
         console::ENTRIES,
         format::ENTRIES,
         objects::ENTRIES,
+        enums::ENTRIES,
         strings::ENTRIES,
         numbers::ENTRIES,
         arrays::ENTRIES,

@@ -1,11 +1,10 @@
-//! `System.Object`, `ValueType`, `Enum`, `Type`, `Delegate`, `Nullable<T>` and
-//! `Exception` intrinsics: identity, default equality and hashing, type names, enum names.
+//! `System.Object`, `ValueType`, `Type`, `Delegate`, `Nullable<T>` and `Exception`
+//! intrinsics: identity, default equality and hashing, type names.
 
-use super::support::{arg, fatal, nre, throw};
-use crate::metadata::{Flags, TypeId, TypeKind};
-use crate::runtime::native::{ExceptionKind, NativeEntry, NativeResult};
+use super::support::{arg, fatal, nre};
+use crate::metadata::{TypeId, TypeKind};
+use crate::runtime::native::{NativeEntry, NativeResult};
 use crate::runtime::object::{Delegate, Instance, Obj};
-use crate::runtime::types::TypeClass;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
@@ -19,19 +18,6 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "ValueType.Equals", func: value_type_equals },
     NativeEntry { name: "ValueType.GetHashCode", func: value_type_hash },
     NativeEntry { name: "ValueType.ToString", func: object_to_string },
-    NativeEntry { name: "Enum.ToString", func: enum_to_string },
-    NativeEntry { name: "Enum.ToStringFormat", func: enum_to_string_format },
-    NativeEntry { name: "Enum.Equals", func: enum_equals },
-    NativeEntry { name: "Enum.GetHashCode", func: enum_hash },
-    NativeEntry { name: "Enum.CompareTo", func: enum_compare },
-    NativeEntry { name: "Enum.HasFlag", func: enum_has_flag },
-    NativeEntry { name: "Enum.Parse", func: enum_parse },
-    NativeEntry { name: "Enum.ParseIgnoreCase", func: enum_parse_ignore_case },
-    NativeEntry { name: "Enum.TryParse", func: enum_try_parse },
-    NativeEntry { name: "Enum.GetNames", func: enum_get_names },
-    NativeEntry { name: "Enum.GetValues", func: enum_get_values },
-    NativeEntry { name: "Enum.IsDefined", func: enum_is_defined },
-    NativeEntry { name: "Enum.GetName", func: enum_get_name },
     NativeEntry { name: "Type.FromHandle", func: type_from_handle },
     NativeEntry { name: "Type.get_Name", func: type_name },
     NativeEntry { name: "Type.get_FullName", func: type_full_name },
@@ -178,202 +164,15 @@ pub fn string_hash(s: &[u16]) -> i32 {
     h as i32
 }
 
-// ---- enums --------------------------------------------------------------------------------
+// ---- System.Type --------------------------------------------------------------------------
 
-/// The enum type and integer value of a (boxed) enum receiver.
-fn enum_parts(vm: &Vm, v: Value) -> Option<(TypeId, i64)> {
-    match v {
-        Value::Enum(t, i) => Some((t, i)),
-        _ => Some((vm.type_of(v)?, v.as_i64()?)),
-    }
-}
-
-impl Vm {
-    /// The members of an enum type: (name, value) in declaration order.
-    pub fn enum_members(&self, ty: TypeId) -> Vec<(String, i64)> {
-        let Some(def) = self.meta.types.def_of(ty) else { return Vec::new() };
-        self.meta
-            .type_def(def)
-            .fields
-            .iter()
-            .map(|&f| self.meta.field(f))
-            .filter_map(|f| match &f.constant {
-                Some(crate::metadata::Constant::Int(i)) => Some((f.name.clone(), *i)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// `Enum.ToString()`: the member name, a `[Flags]` combination, or the number.
-    pub fn enum_name(&self, ty: TypeId, value: i64) -> String {
-        let members = self.enum_members(ty);
-        if let Some((n, _)) = members.iter().find(|(_, v)| *v == value) {
-            return n.clone();
-        }
-        let is_flags = self.meta.types.def_of(ty).is_some_and(|d| self.meta.type_def(d).flags.has(Flags::FLAGS_ENUM));
-        if is_flags && value > 0 {
-            let mut remaining = value;
-            let mut names = Vec::new();
-            let mut sorted: Vec<&(String, i64)> = members.iter().filter(|(_, v)| *v != 0).collect();
-            sorted.sort_by_key(|(_, v)| std::cmp::Reverse(*v));
-            for (n, v) in sorted {
-                if remaining & v == *v {
-                    names.push(n.clone());
-                    remaining &= !v;
-                }
-            }
-            if remaining == 0 {
-                names.reverse();
-                return names.join(", ");
-            }
-        }
-        value.to_string()
-    }
-}
-
-fn enum_to_string(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let (ty, v) = enum_parts(vm, arg(args, 0)).ok_or_else(nre)?;
-    let s = vm.enum_name(ty, v);
-    Ok(vm.alloc_str(&s))
-}
-
-fn enum_to_string_format(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let (ty, v) = enum_parts(vm, arg(args, 0)).ok_or_else(nre)?;
-    let fmt = vm.string_of(arg(args, 1)).unwrap_or_default();
-    let s = match fmt.as_str() {
-        "" | "G" | "g" | "F" | "f" => vm.enum_name(ty, v),
-        "D" | "d" => v.to_string(),
-        "X" | "x" => format!("{:08X}", v as u32),
-        _ => return Err(throw(ExceptionKind::Format, "Format string can be only \"G\", \"g\", \"X\", \"x\", \"F\", \"f\", \"D\" or \"d\".")),
-    };
-    Ok(vm.alloc_str(&s))
-}
-
-fn enum_equals(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let a = enum_parts(vm, arg(args, 0));
-    let b = match arg(args, 1) {
-        Value::Enum(t, i) => Some((t, i)),
-        _ => None,
-    };
-    Ok(Value::Bool(a.is_some() && a == b))
-}
-
-fn enum_hash(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let (_, v) = enum_parts(vm, arg(args, 0)).ok_or_else(nre)?;
-    Ok(Value::I32((v as i32) ^ ((v >> 32) as i32)))
-}
-
-fn enum_compare(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let (_, a) = enum_parts(vm, arg(args, 0)).ok_or_else(nre)?;
-    match arg(args, 1) {
-        Value::Null => Ok(Value::I32(1)),
-        Value::Enum(_, b) => Ok(Value::I32(a.cmp(&b) as i32)),
-        _ => Err(throw(ExceptionKind::Argument, "Object must be the same type as the enum.")),
-    }
-}
-
-fn enum_has_flag(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let (_, a) = enum_parts(vm, arg(args, 0)).ok_or_else(nre)?;
-    let (_, f) = enum_parts(vm, arg(args, 1)).ok_or_else(|| super::support::null_arg("flag"))?;
-    Ok(Value::Bool(a & f == f))
-}
-
-fn type_handle_arg(vm: &Vm, v: Value) -> Option<TypeId> {
+/// The type a `System.Type` object stands for.
+pub(super) fn type_handle_arg(vm: &Vm, v: Value) -> Option<TypeId> {
     match vm.heap.get(v.gc_ref()?)? {
         Obj::Type(t) => Some(*t),
         _ => None,
     }
 }
-
-/// Parses `"Red"`, `"Red, Blue"` or `"3"` into an enum value.
-fn parse_enum(vm: &Vm, ty: TypeId, text: &str, ignore_case: bool) -> Option<i64> {
-    let members = vm.enum_members(ty);
-    let mut total = 0i64;
-    for part in text.split(',') {
-        let p = part.trim();
-        if p.is_empty() {
-            return None;
-        }
-        if let Ok(n) = p.parse::<i64>() {
-            total |= n;
-            continue;
-        }
-        let found = members.iter().find(|(n, _)| if ignore_case { n.eq_ignore_ascii_case(p) } else { n == p })?;
-        total |= found.1;
-    }
-    Some(total)
-}
-
-fn enum_parse_impl(vm: &mut Vm, args: &[Value], ignore_case: bool) -> NativeResult {
-    let ty = type_handle_arg(vm, arg(args, 0)).ok_or_else(|| super::support::null_arg("enumType"))?;
-    let text = vm.string_arg(arg(args, 1), "value")?;
-    match parse_enum(vm, ty, &text, ignore_case) {
-        Some(v) => Ok(Value::Enum(ty, v)),
-        None => Err(throw(ExceptionKind::Argument, format!("Requested value '{text}' was not found."))),
-    }
-}
-
-fn enum_parse(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    enum_parse_impl(vm, args, false)
-}
-
-fn enum_parse_ignore_case(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let ignore = arg(args, 2).as_bool().unwrap_or(false);
-    enum_parse_impl(vm, args, ignore)
-}
-
-fn enum_try_parse(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let Some(ty) = type_handle_arg(vm, arg(args, 0)) else { return Ok(Value::Null) };
-    let Some(text) = vm.string_of(arg(args, 1)) else { return Ok(Value::Null) };
-    Ok(parse_enum(vm, ty, &text, false).map_or(Value::Null, |v| Value::Enum(ty, v)))
-}
-
-fn enum_get_names(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let ty = type_handle_arg(vm, arg(args, 0)).ok_or_else(|| super::support::null_arg("enumType"))?;
-    let mut members = vm.enum_members(ty);
-    members.sort_by_key(|(_, v)| *v as u64);
-    let names: Vec<String> = members.into_iter().map(|(n, _)| n).collect();
-    Ok(vm.new_string_array(&names))
-}
-
-fn enum_get_values(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let ty = type_handle_arg(vm, arg(args, 0)).ok_or_else(|| super::support::null_arg("enumType"))?;
-    let mut members = vm.enum_members(ty);
-    members.sort_by_key(|(_, v)| *v as u64);
-    let kind = match vm.type_class(ty) {
-        TypeClass::Enum(k) => k,
-        _ => crate::bytecode::NumKind::I32,
-    };
-    let items: Vec<Value> = members
-        .into_iter()
-        .map(|(_, v)| crate::interp::arith::convert(Value::I64(v), kind, false).unwrap_or(Value::I64(v)))
-        .collect();
-    let arr_ty = vm.meta.types.array(ty, 1);
-    Ok(vm.new_array_of(arr_ty, items))
-}
-
-fn enum_is_defined(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let ty = type_handle_arg(vm, arg(args, 0)).ok_or_else(|| super::support::null_arg("enumType"))?;
-    let v = arg(args, 1);
-    let members = vm.enum_members(ty);
-    let found = match vm.string_of(v) {
-        Some(name) => members.iter().any(|(n, _)| *n == name),
-        None => enum_parts(vm, v).is_some_and(|(_, i)| members.iter().any(|(_, x)| *x == i)),
-    };
-    Ok(Value::Bool(found))
-}
-
-fn enum_get_name(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let ty = type_handle_arg(vm, arg(args, 0)).ok_or_else(|| super::support::null_arg("enumType"))?;
-    let v = enum_parts(vm, arg(args, 1)).map(|(_, i)| i);
-    let name = v.and_then(|i| vm.enum_members(ty).into_iter().find(|(_, x)| *x == i).map(|(n, _)| n));
-    Ok(match name {
-        Some(n) => vm.alloc_str(&n),
-        None => Value::Null,
-    })
-}
-
-// ---- System.Type --------------------------------------------------------------------------
 
 fn this_type(vm: &Vm, args: &[Value]) -> Result<TypeId, crate::runtime::native::NativeError> {
     type_handle_arg(vm, arg(args, 0)).ok_or_else(nre)

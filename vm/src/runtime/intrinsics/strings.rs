@@ -16,8 +16,10 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "String.StaticEquals", func: static_equals },
     NativeEntry { name: "String.NotEquals", func: not_equals },
     NativeEntry { name: "String.GetHashCode", func: hash },
+    NativeEntry { name: "String.GetHashCodeCulture", func: culture_hash },
     NativeEntry { name: "String.IsNullOrWhiteSpace", func: is_null_or_white_space },
     NativeEntry { name: "String.CompareOrdinal", func: compare_ordinal },
+    NativeEntry { name: "String.CompareOrdinalIgnoreCase", func: compare_ordinal_ignore_case },
     NativeEntry { name: "String.CompareCulture", func: compare_culture },
     NativeEntry { name: "String.CompareIgnoreCase", func: compare_ignore_case },
     NativeEntry { name: "String.Contains", func: contains },
@@ -165,48 +167,97 @@ fn is_null_or_white_space(vm: &mut Vm, args: &[Value]) -> R {
     Ok(Value::Bool(vm.str_units(arg(args, 0)).is_none_or(|s| s.iter().all(|&c| is_white_space_unit(c)))))
 }
 
+/// `string.CompareOrdinal`: the difference of the first differing UTF-16 units. CoreLib
+/// compares two units at a time and sees the terminating NUL, so when the shorter string's
+/// length is odd the unit after it (or the NUL) decides before the lengths do.
+fn ordinal_difference(x: &[u16], y: &[u16]) -> i32 {
+    if let Some((p, q)) = x.iter().zip(y).find(|(p, q)| p != q) {
+        return *p as i32 - *q as i32;
+    }
+    let m = x.len().min(y.len());
+    if m % 2 == 1 && x.len() != y.len() {
+        let at = |s: &[u16]| s.get(m).copied().unwrap_or(0) as i32;
+        let d = at(x) - at(y);
+        if d != 0 {
+            return d;
+        }
+    }
+    x.len() as i32 - y.len() as i32
+}
+
 fn compare_ordinal(vm: &mut Vm, args: &[Value]) -> R {
     let (a, b) = (vm.str_units(arg(args, 0)), vm.str_units(arg(args, 1)));
     Ok(Value::I32(match (a, b) {
         (None, None) => 0,
         (None, Some(_)) => -1,
         (Some(_), None) => 1,
+        (Some(x), Some(y)) => ordinal_difference(x, y),
+    }))
+}
+
+/// `string.Compare(a, b, StringComparison.OrdinalIgnoreCase)`: the difference of the first
+/// units that differ after upper-casing, else the difference of the lengths.
+fn compare_ordinal_ignore_case(vm: &mut Vm, args: &[Value]) -> R {
+    let (a, b) = (vm.str_units(arg(args, 0)), vm.str_units(arg(args, 1)));
+    Ok(Value::I32(match (a, b) {
+        (None, None) => 0,
+        (None, Some(_)) => -1,
+        (Some(_), None) => 1,
         (Some(x), Some(y)) => {
-            let first_diff = x.iter().zip(y).find(|(p, q)| p != q);
-            match first_diff {
-                Some((p, q)) => *p as i32 - *q as i32,
+            let diff = x.iter().zip(y).map(|(&p, &q)| (upper_unit(p), upper_unit(q))).find(|(p, q)| p != q);
+            match diff {
+                Some((p, q)) => p as i32 - q as i32,
                 None => x.len() as i32 - y.len() as i32,
             }
         }
     }))
 }
 
+/// The collation key behind [`culture_compare`]: per character a primary weight (character
+/// class, then the lowercase letter) and a tertiary one (1 for uppercase).
+fn culture_key(s: &[u16]) -> Vec<(u32, u32)> {
+    String::from_utf16_lossy(s)
+        .chars()
+        .filter(|c| !matches!(*c, '\u{00AD}' | '\u{200B}'))
+        .map(|c| {
+            let primary = c.to_lowercase().next().unwrap_or(c);
+            let class = if c.is_alphabetic() {
+                3
+            } else if c.is_numeric() {
+                2
+            } else if c.is_whitespace() {
+                0
+            } else {
+                1
+            };
+            (class << 24 | primary as u32, if c.is_uppercase() { 1 } else { 0 })
+        })
+        .collect()
+}
+
 /// A culture-style ordering close to ICU's root collation for common text: letters compare
 /// case-insensitively first (with lowercase before uppercase on ties), punctuation and
 /// symbols sort before digits, digits before letters.
 pub fn culture_compare(a: &[u16], b: &[u16]) -> std::cmp::Ordering {
-    let key = |s: &[u16]| -> Vec<(u32, u32)> {
-        String::from_utf16_lossy(s)
-            .chars()
-            .filter(|c| !matches!(*c, '\u{00AD}' | '\u{200B}'))
-            .map(|c| {
-                let primary = c.to_lowercase().next().unwrap_or(c);
-                let class = if c.is_alphabetic() {
-                    3
-                } else if c.is_numeric() {
-                    2
-                } else if c.is_whitespace() {
-                    0
-                } else {
-                    1
-                };
-                (class << 24 | primary as u32, if c.is_uppercase() { 1 } else { 0 })
-            })
-            .collect()
-    };
-    let (ka, kb) = (key(a), key(b));
+    let (ka, kb) = (culture_key(a), culture_key(b));
     let primary = ka.iter().map(|k| k.0).cmp(kb.iter().map(|k| k.0));
     primary.then_with(|| ka.iter().map(|k| k.1).cmp(kb.iter().map(|k| k.1)))
+}
+
+/// `string.GetHashCode(StringComparison)` for the culture comparisons: a hash of the
+/// collation key, so strings the culture ordering calls equal hash alike.
+fn culture_hash(vm: &mut Vm, args: &[Value]) -> R {
+    let s = vm.str_units(arg(args, 0)).ok_or_else(nre)?;
+    let ignore_case = arg(args, 1).as_bool().unwrap_or(false);
+    let key = if ignore_case { culture_key(&s.iter().map(|&c| lower_unit(c)).collect::<Vec<u16>>()) } else { culture_key(s) };
+    let mut h: u32 = 0x811C_9DC5;
+    for (primary, tertiary) in key {
+        for part in [primary, tertiary] {
+            h ^= part;
+            h = h.wrapping_mul(0x0100_0193);
+        }
+    }
+    Ok(Value::I32(h as i32))
 }
 
 fn compare_with(vm: &mut Vm, args: &[Value], f: fn(&[u16], &[u16]) -> std::cmp::Ordering) -> R {
