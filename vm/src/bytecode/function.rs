@@ -13,9 +13,10 @@ pub struct FunctionId(pub u32);
 pub enum HandlerKind {
     /// `catch (T e)`: taken when the exception is a `T`.
     Catch(TypeId),
-    /// `catch (T e) when (...)`: jumps to the filter code, which ends in a conditional jump
-    /// to the catch body or an `EndFinally`-style rethrow of `reg`.
-    Filter(TypeId),
+    /// `catch (T e) when (...)`: during the search for a handler the VM runs the filter
+    /// code at `filter` (in a copy of the frame, exception in `reg`), which ends in
+    /// `EndFilter`; if it yields `true` the handler is taken at `entry`.
+    Filter { ty: TypeId, filter: super::opcode::Target },
     /// `finally`: entered with the exception in `reg`; the block ends with `EndFinally`.
     Finally,
 }

@@ -274,8 +274,11 @@ pub enum Op {
     /// Rethrows the exception in `src`, keeping its stack trace (`throw;`).
     Rethrow { src: Reg },
     /// Ends a `finally` block: `pending` holds `null` (fall through), an `int` k (jump to
-    /// `tables[table][k]`) or an exception (rethrow it).
+    /// `tables[table][k]`) or an exception (continue unwinding with it).
     EndFinally { pending: Reg, table: u32 },
+    /// Ends the code of an exception filter: `cond` (a `bool`) tells the handler search
+    /// whether the `catch` takes the exception. Only runs in a filter frame.
+    EndFilter { cond: Reg },
 }
 
 impl Op {

@@ -280,3 +280,24 @@ pub struct NestedFunction {
     pub delegate_type: Option<TypeId>,
     pub span: Span,
 }
+
+/// `e` seen as type `ty` (a reference or identity conversion). Nodes whose code depends on
+/// their own type — allocations, delegates, `default` — keep it and get an identity
+/// conversion on top; anything else is simply relabelled.
+pub fn retyped(e: BExpr, ty: TypeId) -> BExpr {
+    if e.ty == ty {
+        return e;
+    }
+    match e.kind {
+        BKind::New { .. }
+        | BKind::NewArray { .. }
+        | BKind::ArrayLiteral { .. }
+        | BKind::DelegateNew { .. }
+        | BKind::Closure(_)
+        | BKind::Default => {
+            let span = e.span;
+            BExpr::new(BKind::Conv { kind: ConvKind::Identity, operand: Box::new(e) }, ty, span)
+        }
+        _ => BExpr { ty, ..e },
+    }
+}

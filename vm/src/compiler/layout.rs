@@ -68,7 +68,8 @@ impl Compiler {
                 continue;
             }
             if md.flags.has(Flags::OVERRIDE) {
-                let found = vtable.iter().position(|&v| {
+                // The nearest declaration wins: a `new virtual` slot hides older ones.
+                let found = vtable.iter().rposition(|&v| {
                     self.meta.method(v).name == md.name && self.same_signature(v, base_t, m, None)
                 });
                 match found {

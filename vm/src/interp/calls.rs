@@ -76,14 +76,16 @@ impl Vm {
         let argc = argc.min(8);
         self.thread.ensure_regs(base + argc);
         args[..argc].copy_from_slice(&self.thread.regs[base..base + argc]);
-        native_fn(n)(self, &args[..argc])
+        // A struct an intrinsic hands out may live in its storage (a dictionary entry):
+        // the caller gets its own copy, as value semantics require.
+        native_fn(n)(self, &args[..argc]).map(|v| self.copy_struct(v))
     }
 
     /// Pops the top frame, delivering `v` to the caller (or to Rust for an entry frame).
     pub(super) fn return_from_frame(&mut self, v: Value) -> Flow {
         let Some(frame) = self.thread.frames.pop() else { return Flow::Return(v) };
         match frame.kind {
-            FrameKind::Entry => Flow::Return(v),
+            FrameKind::Entry | FrameKind::Filter => Flow::Return(v),
             FrameKind::StaticCtor(ty) => {
                 self.set_init_state(ty, InitState::Done);
                 Flow::Continue
@@ -258,6 +260,23 @@ impl Vm {
             kind: FrameKind::StaticCtor(ty),
         });
         true
+    }
+
+    /// Runs `ty`'s static constructor now if it has not started (the host does this for
+    /// the entry point's class before `Main`).
+    pub fn run_static_constructor(&mut self, ty: TypeId) -> Result<(), InvokeError> {
+        if !self.needs_type_init(ty) {
+            return Ok(());
+        }
+        let cctor = self.meta.types.def_of(ty).and_then(|d| self.meta.type_def(d).static_ctor);
+        let Some(cctor) = cctor else {
+            self.set_init_state(ty, InitState::Done);
+            return Ok(());
+        };
+        self.set_init_state(ty, InitState::Running);
+        let result = self.invoke(cctor, &[]);
+        self.set_init_state(ty, InitState::Done);
+        result.map(|_| ())
     }
 
     #[cold]

@@ -635,9 +635,14 @@ impl Vm {
                     }
                     exc => {
                         save_pc!();
-                        return self.throw_from_current(exc, pc as u32 - 1, true);
+                        return self.continue_unwind(exc, pc as u32 - 1);
                     }
                 },
+                Op::EndFilter { cond } => {
+                    let verdict = r!(cond);
+                    self.thread.frames.pop();
+                    return Ok(Flow::Return(verdict));
+                }
             }
         }
     }

@@ -1,14 +1,27 @@
-//! Exception unwinding: find the innermost handler whose protected range covers the
-//! faulting instruction, frame by frame, recording each frame in the exception's stack
-//! trace; hand the exception back to Rust if it escapes the entry frame.
+//! Exception unwinding in .NET's two passes. The first pass walks the stack from the throw
+//! looking for a `catch` that takes the exception, running exception filters on the way
+//! (with every frame still in place). If none exists the exception is unhandled and no
+//! `finally` block runs. Otherwise the second pass pops frames towards the catching one,
+//! running the `finally` blocks it crosses; each `finally` ends in `EndFinally`, which
+//! resumes the second pass. Every frame crossed is recorded in the exception's stack trace.
 
 use super::{Flow, InvokeError};
-use crate::bytecode::HandlerKind;
+use crate::bytecode::{Function, Handler, HandlerKind};
 use crate::runtime::native::NativeError;
-use crate::runtime::thread::FrameKind;
+use crate::runtime::thread::{Frame, FrameKind, UnwindTarget};
 use crate::runtime::types::InitState;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
+
+/// What the first pass found.
+enum Catcher {
+    /// A handler of the frame at depth `depth` (stack length with it on top) takes it.
+    Handler { depth: usize, handler: usize },
+    /// The exception was thrown while a filter runs: the filter frame swallows it.
+    FilterBoundary { depth: usize },
+    /// Nobody catches it.
+    None,
+}
 
 impl Vm {
     /// Throws `exc` from instruction `pc` of the top frame. A rethrow keeps the exception's
@@ -28,16 +41,25 @@ impl Vm {
         } else {
             self.begin_trace(exc, method, pc);
         }
-        if !self.will_be_caught(exc, pc) {
-            return Err(self.escape_unhandled(exc));
-        }
+        let target = match self.find_catcher(exc, pc)? {
+            Catcher::Handler { depth, handler } => UnwindTarget { exception: exc, depth, handler: Some(handler) },
+            Catcher::FilterBoundary { depth } => UnwindTarget { exception: exc, depth, handler: None },
+            Catcher::None => return Err(self.escape_unhandled(exc)),
+        };
+        self.thread.unwind = Some(target);
         self.unwind(exc, pc)
     }
 
-    /// .NET's first pass: is there a `catch` for `exc` anywhere on the stack? If not, the
-    /// process dies without running any `finally` block. A filter counts as a catch (it
-    /// runs during unwinding here, not in a first pass).
-    fn will_be_caught(&mut self, exc: Value, pc: u32) -> bool {
+    /// Resumes the second pass after a `finally` block that was entered by an exception.
+    pub(super) fn continue_unwind(&mut self, exc: Value, pc: u32) -> Result<Flow, InvokeError> {
+        match self.thread.unwind {
+            Some(t) if t.exception == exc => self.unwind(exc, pc),
+            _ => self.throw_from_current(exc, pc, true),
+        }
+    }
+
+    /// The first pass: the innermost handler that takes `exc`, running filters.
+    fn find_catcher(&mut self, exc: Value, pc: u32) -> Result<Catcher, InvokeError> {
         let functions = self.functions.clone();
         let mut pc = pc;
         for i in (0..self.thread.frames.len()).rev() {
@@ -45,17 +67,98 @@ impl Vm {
             if i + 1 < self.thread.frames.len() {
                 pc = frame.pc.saturating_sub(1);
             }
-            for h in &functions[frame.func.0 as usize].handlers {
-                if h.start.0 <= pc && pc < h.end.0 {
-                    if let HandlerKind::Catch(ty) | HandlerKind::Filter(ty) = h.kind {
-                        if self.is_instance(exc, ty) {
-                            return true;
-                        }
-                    }
+            let func = &functions[frame.func.0 as usize];
+            for (hi, h) in func.handlers.iter().enumerate() {
+                if !covers(h, pc) {
+                    continue;
+                }
+                let caught = match h.kind {
+                    HandlerKind::Catch(ty) => self.is_instance(exc, ty),
+                    HandlerKind::Filter { ty, .. } => self.is_instance(exc, ty) && self.run_filter(frame, func, h, exc)?,
+                    HandlerKind::Finally => false,
+                };
+                if caught {
+                    return Ok(Catcher::Handler { depth: i + 1, handler: hi });
                 }
             }
+            if frame.kind == FrameKind::Filter {
+                return Ok(Catcher::FilterBoundary { depth: i + 1 });
+            }
         }
-        false
+        Ok(Catcher::None)
+    }
+
+    /// Runs a filter's code in a copy of its frame placed on top of the stack, so the
+    /// frames above the declaring one stay intact. An exception inside the filter means
+    /// `false`, as in .NET.
+    fn run_filter(&mut self, frame: Frame, func: &Function, h: &Handler, exc: Value) -> Result<bool, InvokeError> {
+        let HandlerKind::Filter { filter, .. } = h.kind else { return Ok(false) };
+        let base = self.free_register_base();
+        let n = func.num_regs as usize;
+        self.thread.ensure_regs(base + n + 1);
+        let from = frame.base as usize;
+        self.thread.regs.copy_within(from..from + n, base);
+        self.thread.regs[base + h.reg.0 as usize] = exc;
+        let saved_unwind = self.thread.unwind.take();
+        self.thread.frames.push(Frame { func: frame.func, pc: filter.0, base: base as u32, ret: h.reg, kind: FrameKind::Filter });
+        let verdict = self.execute();
+        self.thread.unwind = saved_unwind;
+        match verdict {
+            Ok(v) => Ok(v == Value::Bool(true)),
+            Err(InvokeError::Exception(_)) => Ok(false),
+            Err(other) => Err(other),
+        }
+    }
+
+    /// The second pass: pops frames towards the target, entering the `finally` blocks that
+    /// cover the current instruction, and finally the catching handler.
+    fn unwind(&mut self, exc: Value, mut pc: u32) -> Result<Flow, InvokeError> {
+        let Some(target) = self.thread.unwind else { return Err(InvokeError::Exception(exc)) };
+        let functions = self.functions.clone();
+        loop {
+            let Some(frame) = self.thread.frames.last().copied() else {
+                self.thread.unwind = None;
+                return Err(InvokeError::Exception(exc));
+            };
+            let func = &functions[frame.func.0 as usize];
+            let is_target = self.thread.frames.len() == target.depth;
+            for (hi, h) in func.handlers.iter().enumerate() {
+                if is_target && target.handler == Some(hi) {
+                    self.thread.unwind = None;
+                    return Ok(self.enter_handler(frame, h, exc));
+                }
+                if h.kind == HandlerKind::Finally && covers(h, pc) {
+                    return Ok(self.enter_handler(frame, h, exc));
+                }
+            }
+            self.thread.frames.pop();
+            match frame.kind {
+                FrameKind::Entry | FrameKind::Filter => {
+                    if frame.kind == FrameKind::Filter || is_target {
+                        self.thread.unwind = None;
+                    }
+                    return Err(InvokeError::Exception(exc));
+                }
+                FrameKind::StaticCtor(ty) => self.set_init_state(ty, InitState::Done),
+                FrameKind::Normal => {}
+            }
+            let Some(caller) = self.thread.frames.last().copied() else {
+                self.thread.unwind = None;
+                return Err(InvokeError::Exception(exc));
+            };
+            pc = caller.pc.saturating_sub(1);
+            let method = functions[caller.func.0 as usize].method;
+            self.extend_trace(exc, method, pc);
+        }
+    }
+
+    /// Continues the top frame at a handler, with the exception in the handler's register.
+    fn enter_handler(&mut self, frame: Frame, h: &Handler, exc: Value) -> Flow {
+        self.thread.regs[frame.base as usize + h.reg.0 as usize] = exc;
+        if let Some(f) = self.thread.frames.last_mut() {
+            f.pc = h.entry.0;
+        }
+        Flow::Continue
     }
 
     /// Records the rest of the stack in the trace of an exception nobody catches and pops
@@ -73,45 +176,6 @@ impl Vm {
         InvokeError::Exception(exc)
     }
 
-    fn unwind(&mut self, exc: Value, mut pc: u32) -> Result<Flow, InvokeError> {
-        let functions = self.functions.clone();
-        loop {
-            let Some(frame) = self.thread.frames.last().copied() else {
-                return Err(InvokeError::Exception(exc));
-            };
-            let func = &functions[frame.func.0 as usize];
-            for h in &func.handlers {
-                if !(h.start.0 <= pc && pc < h.end.0) {
-                    continue;
-                }
-                let taken = match h.kind {
-                    HandlerKind::Catch(ty) | HandlerKind::Filter(ty) => self.is_instance(exc, ty),
-                    HandlerKind::Finally => true,
-                };
-                if taken {
-                    let reg = frame.base as usize + h.reg.0 as usize;
-                    self.thread.regs[reg] = exc;
-                    if let Some(f) = self.thread.frames.last_mut() {
-                        f.pc = h.entry.0;
-                    }
-                    return Ok(Flow::Continue);
-                }
-            }
-            self.thread.frames.pop();
-            match frame.kind {
-                FrameKind::Entry => return Err(InvokeError::Exception(exc)),
-                FrameKind::StaticCtor(ty) => self.set_init_state(ty, InitState::Done),
-                FrameKind::Normal => {}
-            }
-            let Some(caller) = self.thread.frames.last().copied() else {
-                return Err(InvokeError::Exception(exc));
-            };
-            pc = caller.pc.saturating_sub(1);
-            let method = functions[caller.func.0 as usize].method;
-            self.extend_trace(exc, method, pc);
-        }
-    }
-
     /// Turns an intrinsic's failure at instruction `pc` into a throw, an exit or a fault.
     pub(super) fn native_failure(&mut self, e: NativeError, pc: u32) -> Result<Flow, InvokeError> {
         match e {
@@ -124,4 +188,8 @@ impl Vm {
             NativeError::Fatal(msg) => Err(InvokeError::Fatal(msg)),
         }
     }
+}
+
+fn covers(h: &Handler, pc: u32) -> bool {
+    h.start.0 <= pc && pc < h.end.0
 }

@@ -4,7 +4,7 @@
 use super::value::Value;
 use super::Vm;
 use crate::interp::InvokeError;
-use crate::metadata::{MethodId, TypeKind};
+use crate::metadata::{Flags, MethodId, TypeKind};
 
 /// The exit code of a process killed by an unhandled exception (`SIGABRT`), as `dotnet`
 /// reports it on Linux.
@@ -17,7 +17,7 @@ impl Vm {
     /// Runs `Main` to completion and returns the process exit code.
     pub fn run_entry_point(&mut self, main: MethodId) -> i32 {
         let args = self.entry_arguments(main);
-        let outcome = self.invoke(main, &args);
+        let outcome = self.run_main_class_constructor(main).and_then(|()| self.invoke(main, &args));
         let code = match outcome {
             Ok(Value::I32(code)) => code,
             Ok(_) => 0,
@@ -33,6 +33,16 @@ impl Vm {
         };
         self.flush();
         code
+    }
+
+    /// A class with an explicit static constructor is initialised before its `Main` runs.
+    fn run_main_class_constructor(&mut self, main: MethodId) -> Result<(), InvokeError> {
+        let owner = self.meta.type_def(self.meta.method(main).owner);
+        if !owner.flags.has(Flags::EXPLICIT_CCTOR) || !owner.type_params.is_empty() {
+            return Ok(());
+        }
+        let ty = owner.self_type;
+        self.run_static_constructor(ty)
     }
 
     /// `Main(string[] args)` receives the program's arguments; `Main()` nothing.

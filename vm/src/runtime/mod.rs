@@ -90,6 +90,9 @@ impl Vm {
             let v = self.thread.regs[i];
             self.heap.mark(v);
         }
+        if let Some(u) = self.thread.unwind {
+            self.heap.mark(u.exception);
+        }
         for r in self.literals.values() {
             self.heap.mark(Value::Ref(*r));
         }

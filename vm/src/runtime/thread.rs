@@ -15,6 +15,21 @@ pub enum FrameKind {
     /// A static constructor run on behalf of the instruction that first touched `ty`; when
     /// it returns the type is marked initialised and that instruction runs again.
     StaticCtor(TypeId),
+    /// An exception filter evaluated during the search for a handler, in a copy of the
+    /// frame that declares it; its `EndFilter` hands the verdict back to Rust.
+    Filter,
+}
+
+/// Where an exception being unwound will be caught: found by the first pass (which runs
+/// filters), used by the second (which runs `finally` blocks on the way).
+#[derive(Clone, Copy, Debug)]
+pub struct UnwindTarget {
+    pub exception: crate::runtime::value::Value,
+    /// Number of frames on the stack when the catching frame is on top.
+    pub depth: usize,
+    /// The handler that catches, or `None` when the target is a filter frame that swallows
+    /// exceptions thrown while the filter runs.
+    pub handler: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +52,8 @@ pub const MAX_FRAMES: usize = 20_000;
 pub struct ThreadState {
     pub regs: Vec<crate::runtime::value::Value>,
     pub frames: Vec<Frame>,
+    /// The exception being unwound and where it will be caught.
+    pub unwind: Option<UnwindTarget>,
 }
 
 impl ThreadState {

@@ -2,6 +2,7 @@
 //! constructors and indexers — argument matching (named, optional, `params`), generic
 //! type inference, and overload resolution with C#'s betterness rules and errors.
 
+use crate::compiler::bound::retyped;
 use super::expr::{Bound, MethodGroup, PropertyAccess};
 use super::MethodBinder;
 use crate::compiler::bound::*;
@@ -190,10 +191,19 @@ impl MethodBinder<'_> {
         self.make_call(app, g.receiver, g.is_base, pre, span)
     }
 
-    fn make_call(&mut self, app: Applicable, receiver: Option<Box<BExpr>>, is_base: bool, pre: Vec<PreArg>, span: Span) -> BExpr {
+    fn make_call(&mut self, mut app: Applicable, receiver: Option<Box<BExpr>>, is_base: bool, pre: Vec<PreArg>, span: Span) -> BExpr {
+        if is_base {
+            (app.method, app.owner) = self.base_target(app.method, app.owner);
+        } else {
+            (app.method, app.owner) = self.struct_override(app.method, app.owner, receiver.as_deref());
+        }
         let md = self.c.meta.method(app.method).clone();
         let args = self.finish_args(&app, pre);
         let ret = self.method_return_type(&app);
+        let is_delegate_invoke = md.name == "Invoke" && self.c.meta.type_def(md.owner).kind == crate::metadata::TypeDefKind::Delegate;
+        if let (true, Some(delegate)) = (is_delegate_invoke, receiver.clone()) {
+            return BExpr::new(BKind::Invoke { delegate, args }, ret, span);
+        }
         let receiver = if md.is_static() {
             if let Some(r) = &receiver {
                 if !matches!(r.kind, BKind::This) {
@@ -212,7 +222,7 @@ impl MethodBinder<'_> {
             }
         };
         self.check_access(md.owner, md.flags, &md.name, span);
-        let is_virtual = !is_base && (md.vtable_slot.is_some() || self.is_interface_method(app.method));
+        let is_virtual = self.dispatch_is_virtual(app.method, receiver.as_deref(), is_base);
         BExpr::new(BKind::Call { method: app.method, owner: app.owner, type_args: app.type_args, receiver, args, is_virtual }, ret, span)
     }
 
@@ -735,7 +745,7 @@ impl MethodBinder<'_> {
         let e = BExpr::new(BKind::Const(c), natural, span);
         match self.conversion(&e, pt) {
             Some(conv) => self.apply_conversion(e, conv.kind, pt),
-            None => BExpr { ty: pt, ..e },
+            None => retyped(e, pt),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Conversions: which exist between two types (C# spec §10), whether they are implicit, and
 //! making them explicit in the bound tree. Reports CS0029/CS0266/CS0030 when none fits.
 
+use crate::compiler::bound::retyped;
 use super::MethodBinder;
 use crate::bytecode::NumKind;
 use crate::compiler::bound::{BExpr, BKind, ConstVal, ConvKind};
@@ -490,7 +491,7 @@ impl MethodBinder<'_> {
                 if call.ty != to {
                     match self.type_conversion(call.ty, to) {
                         Some(c) if !matches!(c.kind, ConvKind::User(_)) => self.apply_conversion(call, c.kind, to),
-                        _ => BExpr { ty: to, ..call },
+                        _ => retyped(call, to),
                     }
                 } else {
                     call

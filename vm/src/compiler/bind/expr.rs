@@ -120,14 +120,15 @@ impl MethodBinder<'_> {
                 let t = self.resolve_type(&ts);
                 return Bound::Type(t, span);
             }
+            // `a?.b.c[i]`: the whole chain after `?.` is skipped when `a` is null.
             ExprKind::Member { target: t, name, conditional } => {
-                if *conditional {
+                if *conditional || contains_conditional(t) {
                     return Bound::Value(self.bind_conditional_access(e));
                 }
                 return self.bind_member_access(t, name, span);
             }
             ExprKind::Index { target: t, args, conditional } => {
-                if *conditional {
+                if *conditional || contains_conditional(t) {
                     return Bound::Value(self.bind_conditional_access(e));
                 }
                 return self.bind_element_access(t, args, span);
@@ -642,12 +643,63 @@ impl MethodBinder<'_> {
             return BExpr::error(p.span);
         };
         let ty = self.member_type(pd.ty, p.owner);
-        let is_virtual = !p.is_base && self.c.meta.method(getter).vtable_slot.is_some() || self.is_interface_method(getter);
+        let (getter, owner) = if p.is_base { self.base_target(getter, p.owner) } else { self.struct_override(getter, p.owner, p.receiver.as_deref()) };
+        let is_virtual = self.dispatch_is_virtual(getter, p.receiver.as_deref(), p.is_base);
         BExpr::new(
-            BKind::Call { method: getter, owner: p.owner, type_args: Vec::new(), receiver: p.receiver, args: p.args, is_virtual },
+            BKind::Call { method: getter, owner, type_args: Vec::new(), receiver: p.receiver, args: p.args, is_virtual },
             ty,
             p.span,
         )
+    }
+
+    /// What `base.M()` runs: the implementation the base class has in `M`'s slot, i.e. the
+    /// nearest override above the current class (or `M` itself if none).
+    pub fn base_target(&mut self, m: MethodId, owner: TypeId) -> (MethodId, TypeId) {
+        let Some(slot) = self.c.meta.method(m).vtable_slot else { return (m, owner) };
+        let Some(here) = self.ctx.type_def else { return (m, owner) };
+        let self_type = self.c.meta.type_def(here).self_type;
+        let Some(base_def) = self.c.meta.base_type(self_type).and_then(|b| self.c.meta.types.def_of(b)) else {
+            return (m, owner);
+        };
+        let Some(&target) = self.c.meta.type_def(base_def).vtable.get(slot as usize) else { return (m, owner) };
+        let target_def = self.c.meta.method(target).owner;
+        let target_owner = self.c.meta.supertypes(self_type).into_iter().find(|&t| self.c.meta.types.def_of(t) == Some(target_def));
+        (target, target_owner.unwrap_or(owner))
+    }
+
+    /// On a struct receiver a virtual method resolves at compile time to the struct's own
+    /// override when it has one (what .NET's constrained call does).
+    pub fn struct_override(&mut self, m: MethodId, owner: TypeId, receiver: Option<&BExpr>) -> (MethodId, TypeId) {
+        let Some(r) = receiver else { return (m, owner) };
+        let Some(slot) = self.c.meta.method(m).vtable_slot else { return (m, owner) };
+        let Some(def) = self.c.meta.types.def_of(r.ty) else { return (m, owner) };
+        if !self.c.meta.type_def(def).is_value_type() {
+            return (m, owner);
+        }
+        match self.c.meta.type_def(def).vtable.get(slot as usize) {
+            Some(&target) if self.c.meta.method(target).owner == def => (target, r.ty),
+            _ => (m, owner),
+        }
+    }
+
+    /// Whether a call of `m` on `receiver` dispatches on the run-time type. `base.M()` does
+    /// not; neither does a method a struct declares itself, called on that struct (structs
+    /// are sealed, and a `Nullable<T>` receiver is the bare value).
+    pub fn dispatch_is_virtual(&self, m: MethodId, receiver: Option<&BExpr>, is_base: bool) -> bool {
+        if is_base {
+            return false;
+        }
+        if self.is_interface_method(m) {
+            return true;
+        }
+        if self.c.meta.method(m).vtable_slot.is_none() {
+            return false;
+        }
+        let owner = self.c.meta.method(m).owner;
+        let declared_by_receiver_struct = receiver.is_some_and(|r| {
+            self.c.meta.types.def_of(r.ty) == Some(owner) && self.c.meta.type_def(owner).is_value_type()
+        });
+        !declared_by_receiver_struct
     }
 
     pub fn is_interface_method(&self, m: MethodId) -> bool {

@@ -2,6 +2,7 @@
 //! `new()`, arrays and array initializers, collection expressions, tuples and
 //! deconstruction, `with` expressions, and the members the compiler writes for records.
 
+use crate::compiler::bound::retyped;
 use super::expr::Bound;
 use super::{value_arg, MethodBinder};
 use crate::compiler::bound::*;
@@ -332,7 +333,7 @@ impl MethodBinder<'_> {
         }
         let list = self.local_expr(tmp, span);
         let value = if build_list {
-            if self.c.meta.is_subtype(list_ty, t) { BExpr { ty: t, ..list } } else { list }
+            if self.c.meta.is_subtype(list_ty, t) { retyped(list, t) } else { list }
         } else {
             self.call_member_no_args(list, "ToArray", span).unwrap_or_else(|| BExpr::error(span))
         };
@@ -614,7 +615,7 @@ impl MethodBinder<'_> {
                     let fe = self.field_access(*f, span);
                     let boxed = self.box_if_value(fe);
                     let obj = self.wk().object;
-                    let fh = self.call_string_helper("HashOf", vec![BExpr { ty: obj, ..boxed }], span);
+                    let fh = self.call_string_helper("HashOf", vec![retyped(boxed, obj)], span);
                     let times = BExpr::new(BKind::Binary { op: BBinOp::Mul { checked: false }, left: Box::new(h), right: Box::new(BExpr::new(BKind::Const(ConstVal::Int(31)), int, span)) }, int, span);
                     h = BExpr::new(BKind::Binary { op: BBinOp::Add { checked: false }, left: Box::new(times), right: Box::new(fh) }, int, span);
                 }
@@ -625,7 +626,7 @@ impl MethodBinder<'_> {
                 let (ea, eb) = (self.local_expr(a, span), self.local_expr(b, span));
                 let obj = self.wk().object;
                 let (ba, bb) = (self.box_if_value(ea), self.box_if_value(eb));
-                let eq = self.call_string_helper("EqualsOf", vec![BExpr { ty: obj, ..ba }, BExpr { ty: obj, ..bb }], span);
+                let eq = self.call_string_helper("EqualsOf", vec![retyped(ba, obj), retyped(bb, obj)], span);
                 let v = if kind == RecordMember::OpEquality { eq } else { BExpr::new(BKind::Unary { op: BUnOp::Not, operand: Box::new(eq) }, boolean, span) };
                 BStmt::new(SKind::Return(Some(v)), span)
             }
@@ -639,7 +640,7 @@ impl MethodBinder<'_> {
         let obj = self.wk().object;
         let a = self.box_if_value(a);
         let b = self.box_if_value(b);
-        self.call_string_helper("EqualsOf", vec![BExpr { ty: obj, ..a }, BExpr { ty: obj, ..b }], span)
+        self.call_string_helper("EqualsOf", vec![retyped(a, obj), retyped(b, obj)], span)
     }
 
     /// A record's printable members: its public instance properties' backing fields, in

@@ -1,6 +1,7 @@
 //! Interpolated strings: `$"a{x,5:F2}b"` becomes a concatenation of the text parts and the
 //! formatted holes (alignment applied after formatting, as `string.Format` does).
 
+use crate::compiler::bound::retyped;
 use super::MethodBinder;
 use crate::compiler::bound::*;
 use grammar::ast;
@@ -63,7 +64,7 @@ impl MethodBinder<'_> {
             Some(f) => {
                 let obj = self.wk().object;
                 let boxed = self.box_if_value(v);
-                let boxed = BExpr { ty: obj, ..boxed };
+                let boxed = retyped(boxed, obj);
                 let fmt = BExpr::new(BKind::Const(ConstVal::Str(f)), string, span);
                 self.call_string_helper("FormatHole", vec![boxed, fmt], span)
             }

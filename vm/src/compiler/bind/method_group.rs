@@ -44,7 +44,8 @@ impl MethodBinder<'_> {
             self.error(span, "CS0123", format!("No overload for '{}' matches delegate '{shown}'", g.name));
             return BExpr::error(span);
         };
-        let md = self.c.meta.method(app.method).clone();
+        let (method, owner) = if g.is_base { self.base_target(app.method, app.owner) } else { (app.method, app.owner) };
+        let md = self.c.meta.method(method).clone();
         let target = if md.is_static() {
             None
         } else {
@@ -58,8 +59,8 @@ impl MethodBinder<'_> {
             }
         };
         self.check_access(md.owner, md.flags, &md.name, span);
-        let is_virtual = target.is_some() && !g.is_base && (md.vtable_slot.is_some() || self.is_interface_method(app.method));
-        let kind = BKind::DelegateNew { method: app.method, owner: app.owner, type_args: app.type_args, target, is_virtual };
+        let is_virtual = target.is_some() && self.dispatch_is_virtual(method, target.as_deref(), g.is_base);
+        let kind = BKind::DelegateNew { method, owner, type_args: app.type_args, target, is_virtual };
         BExpr::new(kind, delegate, span)
     }
 

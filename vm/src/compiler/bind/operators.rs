@@ -2,6 +2,7 @@
 //! delegate and reference operators, user-defined operators, lifted nullable operators),
 //! constant folding, assignment, compound assignment and `++`/`--`.
 
+use crate::compiler::bound::retyped;
 use super::convert::Prim;
 use super::expr::{Bound, PropertyAccess};
 use super::{value_arg, MethodBinder};
@@ -97,7 +98,7 @@ impl MethodBinder<'_> {
         let unwrapped = BExpr::new(BKind::Conv { kind: ConvKind::Unbox, operand: Box::new(t.clone()) }, self.nullable_inner(v.ty).unwrap_or(ty), span);
         let unwrapped = self.coerce(unwrapped, ty);
         let applied = if identity { unwrapped } else { BExpr::new(BKind::Unary { op, operand: Box::new(unwrapped) }, ty, span) };
-        let wrapped = BExpr { ty: result_ty, ..applied };
+        let wrapped = retyped(applied, result_ty);
         let null = BExpr::new(BKind::Const(ConstVal::Null), result_ty, span);
         let is_null = self.null_test(t, true, span);
         let cond = BExpr::new(BKind::Cond { cond: Box::new(is_null), then: Box::new(null), otherwise: Box::new(wrapped) }, result_ty, span);
@@ -216,7 +217,7 @@ impl MethodBinder<'_> {
     pub fn to_string_part(&mut self, e: BExpr) -> BExpr {
         let string = self.wk().string;
         if e.ty == string || e.ty == TypeId::NULL {
-            return BExpr { ty: string, ..e };
+            return retyped(e, string);
         }
         let span = e.span;
         if self.prim(e.ty).is_some_and(|p| p != Prim::Decimal) || self.is_enum(e.ty) || e.ty == self.wk().boolean {
@@ -224,7 +225,7 @@ impl MethodBinder<'_> {
         }
         let boxed = self.box_if_value(e);
         let obj = self.wk().object;
-        let boxed = BExpr { ty: obj, ..boxed };
+        let boxed = retyped(boxed, obj);
         self.call_string_helper("ToStringOrEmpty", vec![boxed], span)
     }
 
@@ -252,8 +253,8 @@ impl MethodBinder<'_> {
         let m = self.c.meta.type_def(def).methods.iter().copied().find(|&m| self.c.meta.method(m).name == name && self.c.meta.method(m).params.len() == 2);
         let Some(m) = m else { return BExpr::error(span) };
         let ty = a.ty;
-        let a = BExpr { ty: del, ..a };
-        let b = BExpr { ty: del, ..b };
+        let a = retyped(a, del);
+        let b = retyped(b, del);
         let call = BExpr::new(BKind::Call { method: m, owner: del, type_args: Vec::new(), receiver: None, args: vec![value_arg(a), value_arg(b)], is_virtual: false }, del, span);
         BExpr::new(BKind::Conv { kind: ConvKind::Cast, operand: Box::new(call) }, ty, span)
     }
@@ -267,7 +268,7 @@ impl MethodBinder<'_> {
         let enum_ty = if ea { a.ty } else { b.ty };
         let under = self.enum_underlying(enum_ty)?;
         let boolean = self.wk().boolean;
-        let as_under = |x: &BExpr| BExpr { ty: under, ..x.clone() };
+        let as_under = |x: &BExpr| retyped(x.clone(), under);
         let other_is_const_zero = |x: &BExpr| matches!(x.kind, BKind::Const(ConstVal::Int(0)));
         match op {
             BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
@@ -301,7 +302,7 @@ impl MethodBinder<'_> {
     /// An arithmetic result on an enum's underlying type, converted back to the enum.
     fn retype_as_enum(&mut self, inner: BExpr, under: TypeId, enum_ty: TypeId, span: Span) -> BExpr {
         let narrowed = if inner.ty != under { self.cast(inner, under, span) } else { inner };
-        BExpr { ty: enum_ty, ..narrowed }
+        retyped(narrowed, enum_ty)
     }
 
     /// Numeric, bool and char operators with binary numeric promotion (C# §12.4.7.3).
@@ -546,6 +547,25 @@ impl MethodBinder<'_> {
                     result
                 }
             }
+            BinaryOp::BitAnd | BinaryOp::BitOr if ua == boolean && ub == boolean => {
+                // `bool?` logic has three values: `false & null` is false, `true | null` true.
+                let decisive = op == BinaryOp::BitOr;
+                let is_decisive = |s: &mut Self, e: BExpr| {
+                    let has_value = s.null_test(e.clone(), false, span);
+                    let value = unwrap(s, e, boolean);
+                    let value = if decisive { value } else { BExpr::new(BKind::Unary { op: BUnOp::Not, operand: Box::new(value) }, boolean, span) };
+                    BExpr::new(BKind::AndAlso(Box::new(has_value), Box::new(value)), boolean, span)
+                };
+                let (da, db) = (is_decisive(self, ea.clone()), is_decisive(self, eb.clone()));
+                let either_decisive = BExpr::new(BKind::OrElse(Box::new(da), Box::new(db)), boolean, span);
+                let a_null = self.null_test(ea, true, span);
+                let b_null = self.null_test(eb, true, span);
+                let either_null = BExpr::new(BKind::OrElse(Box::new(a_null), Box::new(b_null)), boolean, span);
+                let nullable_bool = self.c.nullable_of(boolean);
+                let constant = |v: ConstVal| BExpr::new(BKind::Const(v), nullable_bool, span);
+                let undecided = BExpr::new(BKind::Cond { cond: Box::new(either_null), then: Box::new(constant(ConstVal::Null)), otherwise: Box::new(constant(ConstVal::Bool(!decisive))) }, nullable_bool, span);
+                BExpr::new(BKind::Cond { cond: Box::new(either_decisive), then: Box::new(constant(ConstVal::Bool(decisive))), otherwise: Box::new(undecided) }, nullable_bool, span)
+            }
             _ => {
                 let a_null = self.null_test(ea.clone(), true, span);
                 let b_null = self.null_test(eb.clone(), true, span);
@@ -558,7 +578,7 @@ impl MethodBinder<'_> {
                 } else {
                     let rt = self.c.nullable_of(applied.ty);
                     let null = BExpr::new(BKind::Const(ConstVal::Null), rt, span);
-                    let wrapped = BExpr { ty: rt, ..applied };
+                    let wrapped = retyped(applied, rt);
                     BExpr::new(BKind::Cond { cond: Box::new(either_null), then: Box::new(null), otherwise: Box::new(wrapped) }, rt, span)
                 }
             }
@@ -933,8 +953,9 @@ impl MethodBinder<'_> {
         let tmp_e = self.local_expr(tmp, span);
         let mut args = p.args.clone();
         args.push(value_arg(tmp_e.clone()));
-        let is_virtual = !p.is_base && (self.c.meta.method(setter).vtable_slot.is_some() || self.is_interface_method(setter));
-        let call = BExpr::new(BKind::Call { method: setter, owner: p.owner, type_args: Vec::new(), receiver: p.receiver, args, is_virtual }, TypeId::VOID, span);
+        let (setter, owner) = if p.is_base { self.base_target(setter, p.owner) } else { (setter, p.owner) };
+        let is_virtual = self.dispatch_is_virtual(setter, p.receiver.as_deref(), p.is_base);
+        let call = BExpr::new(BKind::Call { method: setter, owner, type_args: Vec::new(), receiver: p.receiver, args, is_virtual }, TypeId::VOID, span);
         let stmts = vec![BStmt::new(SKind::Local { local: tmp, init: Some(v) }, span), BStmt::new(SKind::Expr(call), span)];
         BExpr::new(BKind::Seq { stmts, value: Box::new(tmp_e) }, ty, span)
     }

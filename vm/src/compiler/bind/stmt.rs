@@ -1,6 +1,7 @@
 //! Statement binding, with the lowerings C# defines for `foreach`, `using`, `lock`,
 //! `switch`, `for`/`while`/`do`, and `using var` (the rest of the block becomes the `try`).
 
+use crate::compiler::bound::retyped;
 use std::rc::Rc;
 
 use super::call::is_var;
@@ -502,7 +503,7 @@ impl MethodBinder<'_> {
         let def = self.c.meta.types.def_of(idisp)?;
         let dispose = self.c.meta.type_def(def).methods.iter().copied().find(|&m| self.c.meta.method(m).name == "Dispose")?;
         let is_value = self.c.meta.is_value_type(x.ty);
-        let recv = if is_value { self.box_if_value(x.clone()) } else { BExpr { ty: idisp, ..x.clone() } };
+        let recv = if is_value { self.box_if_value(x.clone()) } else { retyped(x.clone(), idisp) };
         let call = BExpr::new(BKind::Call { method: dispose, owner: idisp, type_args: Vec::new(), receiver: Some(Box::new(recv)), args: Vec::new(), is_virtual: true }, TypeId::VOID, span);
         let stmt = BStmt::new(SKind::Expr(call), span);
         if is_value {
@@ -624,7 +625,7 @@ impl MethodBinder<'_> {
         let int = self.wk().int32;
         match self.lookup_member(array_t, "Length") {
             Some(super::lookup::Member::Property(p, owner)) => {
-                let recv = BExpr { ty: array_t, ..arr };
+                let recv = retyped(arr, array_t);
                 self.read_property(super::expr::PropertyAccess { prop: p, owner, receiver: Some(Box::new(recv)), args: Vec::new(), is_base: false, span })
             }
             _ => BExpr::new(BKind::Const(ConstVal::Int(0)), int, span),

@@ -343,6 +343,11 @@ impl FnBuilder<'_> {
 
     fn emit_const(&mut self, c: &ConstVal, ty: TypeId, dst: Reg) {
         let wk = self.c.meta.well_known.clone();
+        // A constant of type `T?` is stored as the bare `T`.
+        let ty = match self.c.meta.types.def_of(ty) {
+            Some(d) if d == wk.nullable => self.c.meta.types.args_of(ty).first().copied().unwrap_or(ty),
+            _ => ty,
+        };
         let ty = if self.is_enum(ty) { self.c.meta.types.def_of(ty).and_then(|d| self.c.meta.type_def(d).enum_underlying).unwrap_or(wk.int32) } else { ty };
         let value = match c {
             ConstVal::Null => {
@@ -866,22 +871,33 @@ impl FnBuilder<'_> {
                 self.emit(Op::CallVirt { method, base, dst: base });
             }
             _ => {
-                if is_static {
-                    let owner = self.c.meta.method(method).owner;
-                    if self.c.meta.type_def(owner).flags.has(crate::metadata::Flags::EXPLICIT_CCTOR) && self.c.meta.type_def(owner).type_params.is_empty() {
-                        let ty = self.c.meta.type_def(owner).self_type;
-                        self.emit(Op::InitType { ty });
-                    }
-                }
+                self.emit_type_init_before_call(method);
                 self.emit(Op::Call { method, base, dst: base });
             }
+        }
+    }
+
+    /// A class with an explicit static constructor is initialised by the first call of
+    /// one of its static methods or constructors (`: base(...)` included), not only by
+    /// `new` and field access. Code inside the class itself never needs the check.
+    fn emit_type_init_before_call(&mut self, method: MethodId) {
+        let md = self.c.meta.method(method);
+        if !(md.is_static() || md.kind == crate::metadata::MethodKind::Constructor) {
+            return;
+        }
+        let owner = md.owner;
+        let d = self.c.meta.type_def(owner);
+        let here = self.c.meta.method(self.method).owner;
+        if d.flags.has(crate::metadata::Flags::EXPLICIT_CCTOR) && d.type_params.is_empty() && owner != here {
+            let ty = d.self_type;
+            self.emit(Op::InitType { ty });
         }
     }
 
     /// The hidden generic-context argument a callee expects.
     fn emit_callee_context(&mut self, method: MethodId, owner: TypeId, type_args: &[TypeId], slot: Reg) {
         let md = self.c.meta.method(method).clone();
-        let class_ctx = md.is_static() && !self.c.meta.type_def(md.owner).type_params.is_empty();
+        let class_ctx = self.c.receives_class_context(method);
         if md.type_params.is_empty() {
             let r = self.type_value(owner);
             self.mov(slot, r);

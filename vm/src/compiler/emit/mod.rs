@@ -13,7 +13,7 @@ use hashbrown::HashMap;
 
 use super::bound::*;
 use super::Compiler;
-use crate::bytecode::{Function, FunctionId, Handler, JumpTable, Op, PoolEntry, Reg, Target};
+use crate::bytecode::{Function, FunctionId, Handler, HandlerKind, JumpTable, Op, PoolEntry, Reg, Target};
 use crate::metadata::{Constant, MethodBody, MethodId, TypeDefKind, TypeId};
 use crate::runtime::value::Value;
 use closures::{DisplayId, DisplayInfo, EnvKind};
@@ -154,8 +154,16 @@ impl Compiler {
     /// Whether callers pass `m` a hidden generic-context argument (generic methods, and
     /// static members of generic types; instance members find it through `this`).
     pub fn method_takes_context(&self, m: MethodId) -> bool {
+        !self.meta.method(m).type_params.is_empty() || self.receives_class_context(m)
+    }
+
+    /// Whether callers pass the generic context of `m`'s class: static members of generic
+    /// types, and instance members of `Nullable<T>`, whose receiver is the bare value (or
+    /// null) and so cannot tell its own type.
+    pub fn receives_class_context(&self, m: MethodId) -> bool {
         let md = self.meta.method(m);
-        !md.type_params.is_empty() || (md.is_static() && !self.meta.type_def(md.owner).type_params.is_empty())
+        let owner_generic = !self.meta.type_def(md.owner).type_params.is_empty();
+        owner_generic && (md.is_static() || md.owner == self.meta.well_known.nullable)
     }
 }
 
@@ -236,7 +244,7 @@ impl<'a> FnBuilder<'a> {
         let md = self.c.meta.method(self.method).clone();
         let owner_generic = !self.c.meta.type_def(md.owner).type_params.is_empty();
         let is_method_fn = matches!(self.env, EnvKind::Method);
-        if is_method_fn && !md.is_static() && owner_generic {
+        if is_method_fn && !md.is_static() && owner_generic && !self.c.receives_class_context(self.method) {
             let r = match self.ctx_reg {
                 Some(r) => r,
                 None => {
@@ -346,6 +354,11 @@ impl<'a> FnBuilder<'a> {
         for h in &mut self.handlers {
             if let Some(&entry) = self.labels.get(&LabelId(h.entry.0)) {
                 h.entry = Target(entry);
+            }
+            if let HandlerKind::Filter { filter, .. } = &mut h.kind {
+                if let Some(&code) = self.labels.get(&LabelId(filter.0)) {
+                    *filter = Target(code);
+                }
             }
         }
         if let (Some(pc), true, Some(r)) = (self.ctx_prologue, self.ctx_used, self.ctx_reg) {

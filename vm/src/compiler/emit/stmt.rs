@@ -196,42 +196,49 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// One handler per `catch`, in source order (the first that takes the exception wins).
+    /// A `when` clause becomes filter code ending in `EndFilter`, run by the handler search
+    /// before the catch body is entered.
     fn emit_try_catch(&mut self, body: &BStmt, catches: &[BCatch]) {
         if catches.is_empty() {
             self.emit_stmt(body);
             return;
         }
-        let start = self.pc();
+        let start = Target(self.pc());
         self.emit_stmt(body);
-        let end_pc = self.pc();
+        let end = Target(self.pc());
         let done = self.new_label();
         self.emit_jump(Op::Jump { target: Target(0) }, done);
-        let exc = self.alloc_reg();
-        let entry = self.new_label();
-        let single = catches.len() == 1 && catches[0].filter.is_none();
-        let handler_ty = if single { catches[0].ty } else { self.c.meta.well_known.exception };
-        self.add_handler(Handler { start: Target(start), end: Target(end_pc), kind: HandlerKind::Catch(handler_ty), entry: Target(entry.0), reg: exc });
-        self.place_label(entry);
         for c in catches {
-            let next = self.new_label();
-            if !single {
-                let t = self.alloc_reg();
-                self.emit(Op::TypeTest { dst: t, src: exc, ty: c.ty });
-                self.emit_jump(Op::JumpIfFalse { cond: t, target: Target(0) }, next);
-            }
-            self.write_local(c.exception_temp, exc);
-            if let Some(l) = c.local {
-                self.write_local(l, exc);
-            }
-            if let Some(f) = &c.filter {
-                self.emit_branch(f, false, next);
-            }
+            let exc = self.alloc_reg();
+            // Handler targets are labels until `finish` resolves them.
+            let kind = match &c.filter {
+                Some(f) => {
+                    let filter = self.new_label();
+                    self.place_label(filter);
+                    self.bind_caught_exception(c, exc);
+                    let cond = self.emit_value(f);
+                    self.emit(Op::EndFilter { cond });
+                    HandlerKind::Filter { ty: c.ty, filter: Target(filter.0) }
+                }
+                None => HandlerKind::Catch(c.ty),
+            };
+            let entry = self.new_label();
+            self.place_label(entry);
+            self.add_handler(Handler { start, end, kind, entry: Target(entry.0), reg: exc });
+            self.bind_caught_exception(c, exc);
             self.emit_stmt(&c.body);
             self.emit_jump(Op::Jump { target: Target(0) }, done);
-            self.place_label(next);
         }
-        self.emit(Op::Rethrow { src: exc });
         self.place_label(done);
+    }
+
+    /// Stores the caught exception where `throw;` and the `catch (T e)` variable find it.
+    fn bind_caught_exception(&mut self, c: &BCatch, exc: Reg) {
+        self.write_local(c.exception_temp, exc);
+        if let Some(l) = c.local {
+            self.write_local(l, exc);
+        }
     }
 
     /// `try { body } finally { fin }`: the finally runs on normal exit (pending `null`),

@@ -82,8 +82,16 @@ fn set_value(vm: &mut Vm, args: &[Value]) -> R {
 }
 
 fn clone(vm: &mut Vm, args: &[Value]) -> R {
-    let copy = with_array(vm, arg(args, 0), |a| Array { ty: a.ty, dims: a.dims.clone(), items: a.items.clone() })?;
+    let mut copy = with_array(vm, arg(args, 0), |a| Array { ty: a.ty, dims: a.dims.clone(), items: a.items.clone() })?;
+    copy_struct_elements(vm, &mut copy.items);
     Ok(Value::Ref(vm.heap.alloc(Obj::Array(copy))))
+}
+
+/// Struct elements are values: a copied array gets copies of them.
+fn copy_struct_elements(vm: &mut Vm, items: &mut [Value]) {
+    for item in items.iter_mut() {
+        *item = vm.copy_struct(*item);
+    }
 }
 
 /// `Array.Copy(src, srcIndex, dst, dstIndex, length)` (overlapping copies work, as in .NET).
@@ -104,11 +112,12 @@ fn copy(vm: &mut Vm, args: &[Value]) -> R {
     if di < 0 {
         return Err(out_of_range("destinationIndex", "Number was less than the array's lower bound in the first dimension."));
     }
-    let items: Vec<Value> = with_array(vm, src, |a| {
+    let mut items: Vec<Value> = with_array(vm, src, |a| {
         let (s, e) = (si as usize, si as usize + n as usize);
         (e <= a.items.len()).then(|| a.items[s..e].to_vec())
     })?
     .ok_or_else(|| throw(ExceptionKind::Argument, "Source array was not long enough. Check the source index, length, and the array's lower bounds.|sourceArray"))?;
+    copy_struct_elements(vm, &mut items);
     match dst.gc_ref().and_then(|r| vm.heap.get_mut(r)) {
         Some(Obj::Array(a)) => {
             let (s, e) = (di as usize, di as usize + n as usize);

@@ -27,6 +27,7 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Enum.IsDefined", func: enum_is_defined },
     NativeEntry { name: "Enum.GetName", func: enum_get_name },
     NativeEntry { name: "Enum.ToObject", func: enum_to_object },
+    NativeEntry { name: "Enum.GetUnderlyingValue", func: enum_underlying_value },
 ];
 
 /// The enum type and integer value of a (boxed) enum receiver.
@@ -369,4 +370,12 @@ fn enum_to_object(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let kind = underlying_kind(vm, ty);
     let wrapped = crate::interp::arith::convert(Value::I64(raw), kind, false).ok().and_then(|v| v.as_i64()).unwrap_or(raw);
     Ok(Value::Enum(ty, wrapped))
+}
+
+/// The value of a boxed enum as its underlying integral type (what `IConvertible` on an
+/// enum converts from).
+fn enum_underlying_value(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let (ty, bits) = enum_parts(vm, arg(args, 0)).ok_or_else(|| null_arg("value"))?;
+    let kind = underlying_kind(vm, ty);
+    Ok(crate::interp::arith::convert(Value::I64(bits), kind, false).unwrap_or(Value::I64(bits)))
 }

@@ -8,6 +8,7 @@ pub mod console;
 pub mod enums;
 pub mod format;
 pub mod hashing;
+pub mod math;
 pub mod numbers;
 pub mod objects;
 pub mod strings;
@@ -25,6 +26,7 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
         enums::ENTRIES,
         strings::ENTRIES,
         numbers::ENTRIES,
+        math::ENTRIES,
         arrays::ENTRIES,
         hashing::ENTRIES,
     ];

@@ -1,5 +1,5 @@
 //! Numeric intrinsics: `ToString` with formats and cultures, `Parse`/`TryParse` for every
-//! numeric type, `decimal` arithmetic, `Math` functions, and culture names.
+//! numeric type, `decimal` arithmetic, and culture names.
 
 use super::format::{format_number, num_of};
 use super::support::{arg, int_arg, nre, throw};
@@ -101,27 +101,6 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Decimal.Floor", func: |vm, a| { let d = dec(vm, a, 0)?.floor(); Ok(vm.alloc_decimal(d)) } },
     NativeEntry { name: "Decimal.Ceiling", func: |vm, a| { let d = dec(vm, a, 0)?.ceiling(); Ok(vm.alloc_decimal(d)) } },
     NativeEntry { name: "Decimal.Truncate", func: |vm, a| { let d = dec(vm, a, 0)?.truncate(); Ok(vm.alloc_decimal(d)) } },
-    NativeEntry { name: "Math.Sqrt", func: |_, a| f1(a, f64::sqrt) },
-    NativeEntry { name: "Math.Cbrt", func: |_, a| f1(a, f64::cbrt) },
-    NativeEntry { name: "Math.Pow", func: |_, a| f2(a, pow) },
-    NativeEntry { name: "Math.Exp", func: |_, a| f1(a, f64::exp) },
-    NativeEntry { name: "Math.Log", func: |_, a| f1(a, f64::ln) },
-    NativeEntry { name: "Math.Log10", func: |_, a| f1(a, f64::log10) },
-    NativeEntry { name: "Math.Log2", func: |_, a| f1(a, f64::log2) },
-    NativeEntry { name: "Math.Sin", func: |_, a| f1(a, f64::sin) },
-    NativeEntry { name: "Math.Cos", func: |_, a| f1(a, f64::cos) },
-    NativeEntry { name: "Math.Tan", func: |_, a| f1(a, f64::tan) },
-    NativeEntry { name: "Math.Asin", func: |_, a| f1(a, f64::asin) },
-    NativeEntry { name: "Math.Acos", func: |_, a| f1(a, f64::acos) },
-    NativeEntry { name: "Math.Atan", func: |_, a| f1(a, f64::atan) },
-    NativeEntry { name: "Math.Atan2", func: |_, a| f2(a, f64::atan2) },
-    NativeEntry { name: "Math.Sinh", func: |_, a| f1(a, f64::sinh) },
-    NativeEntry { name: "Math.Cosh", func: |_, a| f1(a, f64::cosh) },
-    NativeEntry { name: "Math.Tanh", func: |_, a| f1(a, f64::tanh) },
-    NativeEntry { name: "Math.Floor", func: |_, a| f1(a, f64::floor) },
-    NativeEntry { name: "Math.Ceiling", func: |_, a| f1(a, f64::ceil) },
-    NativeEntry { name: "Math.Truncate", func: |_, a| f1(a, f64::trunc) },
-    NativeEntry { name: "Math.Round", func: math_round },
     NativeEntry { name: "Culture.IsKnown", func: culture_is_known },
     NativeEntry { name: "Culture.CanonicalName", func: culture_canonical },
 ];
@@ -306,53 +285,27 @@ fn dec_to_char(vm: &mut Vm, args: &[Value]) -> R {
     Ok(Value::Char(i as u16))
 }
 
-fn rounding_mode(v: Value) -> MidpointRounding {
+/// A `MidpointRounding` argument; values outside the enum are an `ArgumentException`.
+pub(super) fn rounding_mode(v: Value) -> Result<MidpointRounding, NativeError> {
     match v.as_i64().unwrap_or(0) {
-        1 => MidpointRounding::AwayFromZero,
-        2 => MidpointRounding::ToZero,
-        3 => MidpointRounding::ToNegativeInfinity,
-        4 => MidpointRounding::ToPositiveInfinity,
-        _ => MidpointRounding::ToEven,
+        0 => Ok(MidpointRounding::ToEven),
+        1 => Ok(MidpointRounding::AwayFromZero),
+        2 => Ok(MidpointRounding::ToZero),
+        3 => Ok(MidpointRounding::ToNegativeInfinity),
+        4 => Ok(MidpointRounding::ToPositiveInfinity),
+        n => Err(throw(ExceptionKind::Argument, format!("The value '{n}' is not valid for this usage of the type MidpointRounding.|mode"))),
     }
 }
 
 fn dec_round(vm: &mut Vm, args: &[Value]) -> R {
     let d = dec(vm, args, 0)?;
     let digits = int_arg(args, 1);
-    let r = d.round(digits, rounding_mode(arg(args, 2))).map_err(|_| super::support::out_of_range("decimals", "Decimal can only round to between 0 and 28 digits of precision."))?;
+    if !(0..=28).contains(&digits) {
+        return Err(super::support::out_of_range("decimals", "Decimal can only round to between 0 and 28 digits of precision."));
+    }
+    let mode = rounding_mode(arg(args, 2))?;
+    let r = d.round(digits, mode).map_err(|_| super::support::out_of_range("decimals", "Decimal can only round to between 0 and 28 digits of precision."))?;
     Ok(vm.alloc_decimal(r))
-}
-
-// ---- Math ---------------------------------------------------------------------------------
-
-fn f1(args: &[Value], f: fn(f64) -> f64) -> R {
-    Ok(Value::F64(f(arg(args, 0).as_f64().unwrap_or(f64::NAN))))
-}
-
-fn f2(args: &[Value], f: fn(f64, f64) -> f64) -> R {
-    let a = arg(args, 0).as_f64().unwrap_or(f64::NAN);
-    let b = arg(args, 1).as_f64().unwrap_or(f64::NAN);
-    Ok(Value::F64(f(a, b)))
-}
-
-/// `Math.Pow` with IEEE's special cases as .NET (C's `pow`) has them.
-fn pow(x: f64, y: f64) -> f64 {
-    if y == 0.0 {
-        return 1.0;
-    }
-    if x == 1.0 {
-        return 1.0;
-    }
-    x.powf(y)
-}
-
-fn math_round(_: &mut Vm, args: &[Value]) -> R {
-    let x = arg(args, 0).as_f64().unwrap_or(f64::NAN);
-    let digits = int_arg(args, 1);
-    match numerics::checked_round_double(x, digits, rounding_mode(arg(args, 2))) {
-        Ok(v) => Ok(Value::F64(v)),
-        Err(e) => Err(throw(ExceptionKind::ArgumentOutOfRange, format!("{}|digits", e.message()))),
-    }
 }
 
 // ---- cultures -----------------------------------------------------------------------------

@@ -168,14 +168,15 @@ fn is_null_or_white_space(vm: &mut Vm, args: &[Value]) -> R {
 }
 
 /// `string.CompareOrdinal`: the difference of the first differing UTF-16 units. CoreLib
-/// compares two units at a time and sees the terminating NUL, so when the shorter string's
-/// length is odd the unit after it (or the NUL) decides before the lengths do.
+/// sees the terminating NUL when it checks the first unit and when it compares two units
+/// at a time, so for an empty or odd-length shorter string the unit after it (or the NUL)
+/// decides before the lengths do.
 fn ordinal_difference(x: &[u16], y: &[u16]) -> i32 {
     if let Some((p, q)) = x.iter().zip(y).find(|(p, q)| p != q) {
         return *p as i32 - *q as i32;
     }
     let m = x.len().min(y.len());
-    if m % 2 == 1 && x.len() != y.len() {
+    if (m == 0 || m % 2 == 1) && x.len() != y.len() {
         let at = |s: &[u16]| s.get(m).copied().unwrap_or(0) as i32;
         let d = at(x) - at(y);
         if d != 0 {
