@@ -301,6 +301,29 @@ impl Op {
     }
 
     /// Mutable access to the jump target, for back-patching.
+    /// The type operand of instructions that name a type.
+    pub fn type_operand_mut(&mut self) -> Option<&mut TypeId> {
+        match self {
+            Op::LoadType { ty, .. }
+            | Op::New { ty, .. }
+            | Op::LoadStatic { ty, .. }
+            | Op::StoreStatic { ty, .. }
+            | Op::InitType { ty }
+            | Op::NewArray { ty, .. }
+            | Op::NewArrayMulti { ty, .. }
+            | Op::MakeRefStatic { ty, .. }
+            | Op::NewDelegate { ty, .. }
+            | Op::NewDelegateVirt { ty, .. }
+            | Op::TypeTest { ty, .. }
+            | Op::IsInst { ty, .. }
+            | Op::CastClass { ty, .. }
+            | Op::Box { ty, .. }
+            | Op::Unbox { ty, .. } => Some(ty),
+            Op::ResolveType { open, .. } => Some(open),
+            _ => None,
+        }
+    }
+
     pub fn jump_target_mut(&mut self) -> Option<&mut Target> {
         match self {
             Op::Jump { target }

@@ -26,8 +26,11 @@ pub enum LocalKind {
     Temp,
     /// A parameter (by position, receiver excluded).
     Param(u16),
-    /// A `ref`/`out`/`in` parameter: the register holds a managed reference.
+    /// A `ref`/`out` parameter: the register holds a managed reference.
     RefParam(u16),
+    /// A `ref` local (`ref int r = ref x;`): the register holds a managed reference to the
+    /// variable it aliases.
+    RefLocal,
 }
 
 #[derive(Clone, Debug)]
@@ -163,6 +166,8 @@ pub enum BKind {
     },
     /// A lambda or local function turned into a delegate.
     Closure(NestedId),
+    /// `ref x`: a managed reference to a variable (the initialiser of a `ref` local).
+    RefOf(Box<BExpr>),
     /// A direct call of a local function.
     CallNested { nested: NestedId, args: Vec<BArg> },
     /// Invoking a delegate value.

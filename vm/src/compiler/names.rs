@@ -30,7 +30,18 @@ impl Metadata {
                     }
                 }
                 if d.name.starts_with("ValueTuple") && d.namespace == "System" && args.len() >= 2 {
-                    let parts: Vec<String> = args.iter().map(|&a| self.cs_name_qualified(a, qualify)).collect();
+                    let names = self.types.tuple_names(t).unwrap_or(&[]);
+                    let parts: Vec<String> = args
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &a)| {
+                            let ty = self.cs_name_qualified(a, qualify);
+                            match names.get(i).filter(|n| !n.is_empty()) {
+                                Some(n) => format!("{ty} {n}"),
+                                None => ty,
+                            }
+                        })
+                        .collect();
                     return format!("({})", parts.join(", "));
                 }
                 let mut s = self.cs_def_path(*def, qualify);
@@ -50,7 +61,7 @@ impl Metadata {
             TypeKind::Null => "<null>".into(),
             TypeKind::Void => "void".into(),
             TypeKind::Error => "?".into(),
-            TypeKind::Context { .. } => "<context>".into(),
+            TypeKind::Context { .. } | TypeKind::TupleNames { .. } => "<context>".into(),
         }
     }
 

@@ -75,7 +75,12 @@ impl Compiler {
                     }
                     args.push(t);
                 }
-                self.tuple_type(&args, syntax.span, ctx.file, report)
+                let tuple = self.tuple_type(&args, syntax.span, ctx.file, report);
+                let names: Vec<String> = elems.iter().map(|e| e.name.as_ref().map_or(String::new(), |n| n.name.clone())).collect();
+                if tuple == TypeId::ERROR {
+                    return tuple;
+                }
+                self.meta.types.named_tuple(tuple, &names)
             }
             TypeSyntaxKind::Named(segments) => match self.resolve_named(ctx, segments, report) {
                 Some(NsOrType::Type(t)) => t,
@@ -110,15 +115,27 @@ impl Compiler {
 
     /// `(T1, ..., Tn)` as `System.ValueTuple<T1, ..., Tn>`.
     pub fn tuple_type(&mut self, args: &[TypeId], span: Span, file: FileId, report: bool) -> TypeId {
-        let def = self.namespaces.find_type("System", "ValueTuple", args.len());
-        match def {
-            Some(d) if args.len() >= 2 => self.meta.types.named(d, args),
-            _ => {
-                if report {
-                    self.error(file, span, "CS8124", "Tuple must contain at least two elements.");
-                }
-                TypeId::ERROR
+        if args.len() < 2 {
+            if report {
+                self.error(file, span, "CS8124", "Tuple must contain at least two elements.");
             }
+            return TypeId::ERROR;
+        }
+        self.value_tuple(args)
+    }
+
+    /// The `ValueTuple` for `args`; past seven elements the rest nest in the eighth
+    /// (`ValueTuple<T1..T7, ValueTuple<T8, T9>>`).
+    pub fn value_tuple(&mut self, args: &[TypeId]) -> TypeId {
+        let (direct, rest) = if args.len() > 7 { (&args[..7], Some(&args[7..])) } else { (args, None) };
+        let mut all = direct.to_vec();
+        if let Some(rest) = rest {
+            let r = self.value_tuple(rest);
+            all.push(r);
+        }
+        match self.namespaces.find_type("System", "ValueTuple", all.len()) {
+            Some(d) => self.meta.types.named(d, &all),
+            None => TypeId::ERROR,
         }
     }
 

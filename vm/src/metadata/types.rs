@@ -35,6 +35,11 @@ pub enum TypeKind {
     /// A run-time generic context, the hidden argument of generic code: the arguments of
     /// the class's and of the method's type parameters.
     Context { type_args: Box<[TypeId]>, method_args: Box<[TypeId]> },
+    /// A tuple type with element names (`(string Name, int Age)`): a compile-time view of
+    /// the `ValueTuple` type `tuple`. [`TypeTable::kind`] sees through it; only member
+    /// lookup and error messages read the names, and the emitter erases it, so the running
+    /// program never meets it. An empty name is an unnamed element.
+    TupleNames { tuple: TypeId, names: Box<[String]> },
 }
 
 #[derive(Default)]
@@ -63,9 +68,61 @@ impl TypeTable {
         id
     }
 
+    /// What `t` is. Tuple element names are looked through: `(string Name, int Age)` is
+    /// `ValueTuple<string, int>` here.
     #[inline]
     pub fn kind(&self, t: TypeId) -> &TypeKind {
-        self.kinds.get(t.0 as usize).unwrap_or(&TypeKind::Error)
+        match self.kinds.get(t.0 as usize) {
+            Some(TypeKind::TupleNames { tuple, .. }) => self.kind(*tuple),
+            Some(k) => k,
+            None => &TypeKind::Error,
+        }
+    }
+
+    /// `tuple` with element names (`tuple` itself when no element is named).
+    pub fn named_tuple(&mut self, tuple: TypeId, names: &[String]) -> TypeId {
+        let tuple = self.erase_names(tuple);
+        if names.iter().all(String::is_empty) {
+            return tuple;
+        }
+        self.intern(TypeKind::TupleNames { tuple, names: names.into() })
+    }
+
+    /// The element names of a named tuple type.
+    pub fn tuple_names(&self, t: TypeId) -> Option<&[String]> {
+        match self.kinds.get(t.0 as usize) {
+            Some(TypeKind::TupleNames { names, .. }) => Some(names),
+            _ => None,
+        }
+    }
+
+    /// `t` with every tuple element name removed, at any depth: the type the running
+    /// program knows (`List<(string Name, int Age)>` becomes `List<(string, int)>`).
+    pub fn erase_names(&mut self, t: TypeId) -> TypeId {
+        if let Some(TypeKind::TupleNames { tuple, .. }) = self.kinds.get(t.0 as usize) {
+            let tuple = *tuple;
+            return self.erase_names(tuple);
+        }
+        match self.kind(t).clone() {
+            TypeKind::Named { def, args } => {
+                let new: Vec<TypeId> = args.iter().map(|&a| self.erase_names(a)).collect();
+                if *new == *args { t } else { self.named(def, &new) }
+            }
+            TypeKind::Array { elem, rank } => {
+                let e = self.erase_names(elem);
+                if e == elem { t } else { self.array(e, rank) }
+            }
+            TypeKind::Context { type_args, method_args } => {
+                let ta: Box<[TypeId]> = type_args.iter().map(|&a| self.erase_names(a)).collect();
+                let ma: Box<[TypeId]> = method_args.iter().map(|&a| self.erase_names(a)).collect();
+                if ta == type_args && ma == method_args {
+                    t
+                } else {
+                    self.intern(TypeKind::Context { type_args: ta, method_args: ma })
+                }
+            }
+            _ => t,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -117,6 +174,10 @@ impl TypeTable {
         if sub.is_empty() {
             return t;
         }
+        if let Some(TypeKind::TupleNames { tuple, names }) = self.kinds.get(t.0 as usize).cloned() {
+            let inner = self.subst(tuple, sub);
+            return self.named_tuple(inner, &names);
+        }
         match self.kind(t).clone() {
             TypeKind::Param { owner, index } => sub.lookup(owner, index).unwrap_or(t),
             TypeKind::Named { def, args } => {
@@ -138,7 +199,7 @@ impl TypeTable {
                     self.array(e, rank)
                 }
             }
-            TypeKind::Error | TypeKind::Void | TypeKind::Null | TypeKind::Context { .. } => t,
+            TypeKind::Error | TypeKind::Void | TypeKind::Null | TypeKind::Context { .. } | TypeKind::TupleNames { .. } => t,
         }
     }
 

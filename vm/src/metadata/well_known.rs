@@ -80,6 +80,9 @@ well_known! {
         iformattable = "System.IFormattable",
         ienumerable = "System.Collections.IEnumerable",
         ienumerator = "System.Collections.IEnumerator",
+        index = "System.Index",
+        range = "System.Range",
+        runtime_helpers = "System.Runtime.CompilerServices.RuntimeHelpers",
     }
     generic {
         nullable = "System.Nullable`1",

@@ -36,7 +36,7 @@ impl Metadata {
             }
             TypeKind::Null => "<null>".to_string(),
             TypeKind::Void => "Void".to_string(),
-            TypeKind::Error | TypeKind::Context { .. } => "?".to_string(),
+            TypeKind::Error | TypeKind::Context { .. } | TypeKind::TupleNames { .. } => "?".to_string(),
         }
     }
 

@@ -690,7 +690,7 @@ impl MethodBinder<'_> {
             self.mark_address_taken(local);
             return BArg { expr: self.local_expr(local, span), kind: ArgKind::Ref };
         }
-        let kind = if a.kind == ast::ArgModifier::None { ArgKind::Value } else { ArgKind::Ref };
+        let kind = if matches!(a.kind, ast::ArgModifier::None | ast::ArgModifier::In) { ArgKind::Value } else { ArgKind::Ref };
         let expr = match &a.value {
             Some(v) if kind == ArgKind::Ref => {
                 self.check_ref_arg(v);
@@ -704,7 +704,7 @@ impl MethodBinder<'_> {
 
     /// A `ref`/`out` argument must be a variable; locals passed by reference live in a
     /// display object.
-    fn check_ref_arg(&mut self, v: &BExpr) {
+    pub fn check_ref_arg(&mut self, v: &BExpr) {
         match &v.kind {
             BKind::Local(l) => self.mark_address_taken(*l),
             BKind::Field { .. } | BKind::Elem { .. } | BKind::Error => {}
@@ -714,7 +714,7 @@ impl MethodBinder<'_> {
 
     pub fn mark_address_taken(&mut self, l: LocalId) {
         let info = &mut self.locals[l.0 as usize];
-        if !matches!(info.kind, LocalKind::RefParam(_)) {
+        if !matches!(info.kind, LocalKind::RefParam(_) | LocalKind::RefLocal) {
             info.hoisted = true;
         }
     }

@@ -245,6 +245,11 @@ impl MethodBinder<'_> {
         if from == to {
             return Some(Conversion { kind: ConvKind::Identity, implicit: true, rank: 0 });
         }
+        // Tuple element names never matter for conversions.
+        let (plain_from, plain_to) = (self.c.meta.types.erase_names(from), self.c.meta.types.erase_names(to));
+        if (plain_from, plain_to) != (from, to) {
+            return self.type_conversion(plain_from, plain_to);
+        }
         if from == TypeId::NULL {
             let ok = self.is_nullable_type(to);
             return ok.then_some(Conversion { kind: ConvKind::Identity, implicit: true, rank: 1 });

@@ -211,10 +211,8 @@ impl MethodBinder<'_> {
                 self.error(span, "CS0175", "Use of keyword 'base' is not valid in this context");
                 BExpr::error(span)
             }
-            ExprKind::IndexFromEnd(_) | ExprKind::Range(..) => {
-                self.error(span, "CS8000", "Indices and ranges are not supported by cs-lite");
-                BExpr::error(span)
-            }
+            ExprKind::IndexFromEnd(operand) => self.bind_index_from_end(operand, span),
+            ExprKind::Range(start, end) => self.bind_range(start.as_deref(), end.as_deref(), span),
             ExprKind::Error => BExpr::error(span),
         };
         Bound::Value(v)
@@ -580,6 +578,12 @@ impl MethodBinder<'_> {
     /// `value.Member`: fields, properties and methods of the value's type (extension
     /// methods are added when the group is invoked).
     pub fn bind_instance_member(&mut self, recv: BExpr, name: &ast::NameSegment, span: Span, is_base: bool) -> Bound {
+        if let Some(k) = self.nested_tuple_element(recv.ty, &name.name.name) {
+            let rest = ast::NameSegment { name: ast::Ident { name: "Rest".into(), span: name.name.span }, type_args: Vec::new() };
+            let Bound::Value(rest) = self.bind_instance_member(recv, &rest, span, false) else { return Bound::Value(BExpr::error(span)) };
+            let inner = ast::NameSegment { name: ast::Ident { name: format!("Item{k}"), span: name.name.span }, type_args: Vec::new() };
+            return self.bind_instance_member(rest, &inner, span, false);
+        }
         let t = recv.ty;
         if t == TypeId::NULL {
             self.error(span, "CS0023", format!("Operator '.' cannot be applied to operand of type '<null>'"));
@@ -667,6 +671,19 @@ impl MethodBinder<'_> {
         (target, target_owner.unwrap_or(owner))
     }
 
+    /// `ItemN` (or the Nth element's name) past the seventh element of a long tuple: its
+    /// position in `Rest`.
+    fn nested_tuple_element(&self, t: TypeId, name: &str) -> Option<usize> {
+        if !self.is_tuple_type(t) || self.c.meta.types.args_of(t).len() != 8 {
+            return None;
+        }
+        let position = match self.c.meta.types.tuple_names(t).and_then(|names| names.iter().position(|n| n == name)) {
+            Some(i) => i + 1,
+            None => name.strip_prefix("Item")?.parse::<usize>().ok()?,
+        };
+        (position > 7).then(|| position - 7)
+    }
+
     /// On a struct receiver a virtual method resolves at compile time to the struct's own
     /// override when it has one (what .NET's constrained call does).
     pub fn struct_override(&mut self, m: MethodId, owner: TypeId, receiver: Option<&BExpr>) -> (MethodId, TypeId) {
@@ -712,6 +729,13 @@ impl MethodBinder<'_> {
         let recv = if matches!(target.kind, ExprKind::Base) { self.bind_this(target.span) } else { self.bind_expr(target) };
         if recv.is_error() {
             return Bound::Value(BExpr::error(span));
+        }
+        if let [arg] = args {
+            if arg.name.is_none() && arg.modifier == ast::ArgModifier::None {
+                if let Some(b) = self.bind_index_or_range_access(recv.clone(), &arg.expr, span) {
+                    return b;
+                }
+            }
         }
         if let Some((elem, rank)) = self.c.meta.types.array_elem(recv.ty) {
             if args.len() != rank as usize {
@@ -841,7 +865,14 @@ impl MethodBinder<'_> {
                         let _ = self.bind(inner, None);
                     }
                 } else {
+                    // `nameof(Type.InstanceMember)` is allowed: only existence is checked.
+                    let before = self.c.diags.items.len();
                     let _ = self.bind(inner, None);
+                    let mut i = 0;
+                    self.c.diags.items.retain(|d| {
+                        i += 1;
+                        i <= before || d.code != "CS0120"
+                    });
                 }
                 BExpr::new(BKind::Const(ConstVal::Str(n)), self.wk().string, span)
             }

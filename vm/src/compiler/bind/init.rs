@@ -387,9 +387,28 @@ impl MethodBinder<'_> {
             return BExpr::error(span);
         }
         let vals = vals.into_iter().zip(&types).map(|(v, &t)| self.coerce(v, t)).collect::<Vec<_>>();
-        let def = self.c.meta.types.def_of(tuple_ty);
+        let new = self.new_value_tuple(vals, span);
+        // `(Id: 7, Name: "Ann")` names its elements; a target type's names win otherwise.
+        let names: Vec<String> = args.iter().map(|a| a.name.as_ref().map_or(String::new(), |n| n.name.clone())).collect();
+        let named = match target {
+            Some(t) if self.c.meta.types.tuple_names(t).is_some() => t,
+            _ => self.c.meta.types.named_tuple(tuple_ty, &names),
+        };
+        retyped(new, named)
+    }
+
+    /// `new ValueTuple<...>(values)`, nesting values past the seventh in `Rest`.
+    fn new_value_tuple(&mut self, mut vals: Vec<BExpr>, span: Span) -> BExpr {
+        if vals.len() > 7 {
+            let rest = vals.split_off(7);
+            let rest = self.new_value_tuple(rest, span);
+            vals.push(rest);
+        }
+        let types: Vec<TypeId> = vals.iter().map(|v| v.ty).collect();
+        let ty = self.c.value_tuple(&types);
+        let def = self.c.meta.types.def_of(ty);
         let ctor = def.and_then(|d| self.c.meta.type_def(d).methods.iter().copied().find(|&m| self.c.meta.method(m).kind == MethodKind::Constructor && self.c.meta.method(m).params.len() == types.len()));
-        BExpr::new(BKind::New { ctor, args: vals.into_iter().map(value_arg).collect() }, tuple_ty, span)
+        BExpr::new(BKind::New { ctor, args: vals.into_iter().map(value_arg).collect() }, ty, span)
     }
 
     pub fn is_tuple_type(&self, t: TypeId) -> bool {
@@ -402,8 +421,12 @@ impl MethodBinder<'_> {
     /// Element `i` of `n` of a value being deconstructed: a tuple field, or the `i`th
     /// `out` of its `Deconstruct` method (bound through temporaries).
     pub fn positional_element(&mut self, value: BExpr, i: usize, n: usize, span: Span) -> Option<BExpr> {
+        if self.is_tuple_type(value.ty) && i >= 7 && self.c.meta.types.args_of(value.ty).len() == 8 {
+            let rest = self.positional_element(value, 7, 8, span)?;
+            return self.positional_element(rest, i - 7, n - 7, span);
+        }
         if self.is_tuple_type(value.ty) {
-            let name = format!("Item{}", i + 1);
+            let name = if i == 7 { "Rest".to_string() } else { format!("Item{}", i + 1) };
             let def = self.c.meta.types.def_of(value.ty)?;
             let f = self.c.meta.type_def(def).fields.iter().copied().find(|&f| self.c.meta.field(f).name == name)?;
             let owner = value.ty;

@@ -52,6 +52,9 @@ impl MethodBinder<'_> {
 
     /// Looks up `name` as a member of `t` (CS0103/CS1061 are the caller's to report).
     pub fn lookup_member(&mut self, t: TypeId, name: &str) -> Option<Member> {
+        if let Some(i) = self.c.meta.types.tuple_names(t).and_then(|names| names.iter().position(|n| n == name)) {
+            return self.lookup_member(t, &format!("Item{}", i + 1));
+        }
         let order = self.member_search_order(t);
         let mut methods: Vec<(MethodId, TypeId)> = Vec::new();
         for owner in order {

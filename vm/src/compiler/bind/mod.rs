@@ -7,6 +7,7 @@
 pub mod call;
 pub mod convert;
 pub mod expr;
+pub mod index_range;
 pub mod init;
 pub mod interpolation;
 pub mod lambda;
@@ -264,10 +265,10 @@ impl<'c> MethodBinder<'c> {
             .iter()
             .enumerate()
             .map(|(i, p)| {
+                // `in` parameters are read-only, so they are passed by value: only aliasing
+                // (a change by someone else during the call) could tell the difference.
                 let kind = match p.kind {
-                    crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out | crate::metadata::ParamKind::In => {
-                        LocalKind::RefParam(i as u16)
-                    }
+                    crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out => LocalKind::RefParam(i as u16),
                     _ => LocalKind::Param(i as u16),
                 };
                 self.declare_local(&p.name, p.ty, kind, Span::default())

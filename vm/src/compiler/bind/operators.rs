@@ -163,6 +163,11 @@ impl MethodBinder<'_> {
         if op == BinaryOp::Add && (a.ty == string || b.ty == string) && self.not_delegate(&a, &b) {
             return self.concat(a, b, span);
         }
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && self.is_tuple_type(a.ty) && self.is_tuple_type(b.ty) {
+            if let Some(e) = self.tuple_equality(op, a.clone(), b.clone(), span) {
+                return e;
+            }
+        }
         if let Some(call) = self.user_operator(binary_op_name(op), &[a.clone(), b.clone()], span) {
             return call;
         }
@@ -189,6 +194,37 @@ impl MethodBinder<'_> {
         let (x, y) = (self.type_name(a.ty), self.type_name(b.ty));
         self.error(span, "CS0019", format!("Operator '{}' cannot be applied to operands of type '{x}' and '{y}'", binary_symbol(op)));
         BExpr::error(span)
+    }
+
+    /// `t1 == t2` on tuples of the same length: element by element, left to right, with
+    /// `&&` (or `||` of `!=`), each operand evaluated once.
+    fn tuple_equality(&mut self, op: BinaryOp, a: BExpr, b: BExpr, span: Span) -> Option<BExpr> {
+        let n = self.tuple_length(a.ty);
+        if n != self.tuple_length(b.ty) {
+            return None;
+        }
+        let (ta, tb) = (self.temp(a.ty, span), self.temp(b.ty, span));
+        let setup = vec![BStmt::new(SKind::Local { local: ta, init: Some(a) }, span), BStmt::new(SKind::Local { local: tb, init: Some(b) }, span)];
+        let boolean = self.wk().boolean;
+        let mut result: Option<BExpr> = None;
+        for i in 0..n {
+            let (ea, eb) = (self.local_expr(ta, span), self.local_expr(tb, span));
+            let x = self.positional_element(ea, i, n, span)?;
+            let y = self.positional_element(eb, i, n, span)?;
+            let cmp = self.make_binary(op, x, y, span);
+            result = Some(match result {
+                None => cmp,
+                Some(prev) if op == BinaryOp::Eq => BExpr::new(BKind::AndAlso(Box::new(prev), Box::new(cmp)), boolean, span),
+                Some(prev) => BExpr::new(BKind::OrElse(Box::new(prev), Box::new(cmp)), boolean, span),
+            });
+        }
+        Some(BExpr::new(BKind::Seq { stmts: setup, value: Box::new(result?) }, boolean, span))
+    }
+
+    /// The number of elements of a tuple type, counting those nested in `Rest`.
+    fn tuple_length(&self, t: TypeId) -> usize {
+        let args = self.c.meta.types.args_of(t);
+        if args.len() == 8 { 7 + self.tuple_length(args[7]) } else { args.len() }
     }
 
     fn not_delegate(&self, a: &BExpr, b: &BExpr) -> bool {
@@ -719,8 +755,12 @@ impl MethodBinder<'_> {
         let (setup, lhs) = self.stabilize(lhs, span);
         let ty = lhs.ty();
         let current = self.read_lvalue(&lhs, span);
-        let rhs = self.bind(value, if self.is_delegate_type(ty) { Some(ty) } else { None });
-        let rhs = self.to_value(rhs, value.span);
+        let rhs = if self.is_delegate_type(ty) {
+            self.bind_value_to(value, ty)
+        } else {
+            let b = self.bind(value, None);
+            self.to_value(b, value.span)
+        };
         if rhs.is_error() {
             return BExpr::error(span);
         }

@@ -170,6 +170,9 @@ impl MethodBinder<'_> {
         let implicit = is_var(&d.ty) && self.var_is_keyword();
         let declared = if implicit { None } else { Some(self.resolve_type(&d.ty)) };
         let mut out = Vec::new();
+        if d.is_ref {
+            return self.bind_ref_local(d, declared, span);
+        }
         for decl in &d.declarators {
             let (ty, init) = match (declared, &decl.init) {
                 (Some(t), Some(e)) => (t, Some(self.bind_expr_to(e, t))),
@@ -204,6 +207,24 @@ impl MethodBinder<'_> {
         } else {
             BStmt::new(SKind::Block { stmts: out, locals: Vec::new() }, span)
         }
+    }
+
+    /// `ref T r = ref x;`: `r` aliases the variable `x`.
+    fn bind_ref_local(&mut self, d: &ast::LocalVarDecl, declared: Option<TypeId>, span: Span) -> BStmt {
+        let mut out = Vec::new();
+        for decl in &d.declarators {
+            let Some(init) = &decl.init else {
+                self.error(decl.name.span, "CS8174", "A declaration of a by-reference variable must have an initializer");
+                continue;
+            };
+            let target = self.bind_expr(init);
+            self.check_ref_arg(&target);
+            let ty = declared.unwrap_or(target.ty);
+            let local = self.declare_local(&decl.name.name, ty, LocalKind::RefLocal, decl.name.span);
+            let init = BExpr::new(BKind::RefOf(Box::new(target)), ty, init.span);
+            out.push(BStmt::new(SKind::Local { local, init: Some(init) }, decl.span));
+        }
+        BStmt::new(SKind::Block { stmts: out, locals: Vec::new() }, span)
     }
 
     /// `var` is a keyword unless a type named `var` is in scope.

@@ -114,7 +114,7 @@ fn walk_expr(e: &BExpr, f: &mut dyn FnMut(&BExpr)) {
             args.iter().for_each(|a| walk_expr(&a.expr, f));
         }
         BKind::Unary { operand, .. } | BKind::Conv { operand, .. } | BKind::TypeTest { operand, .. } | BKind::As { operand, .. } => walk_expr(operand, f),
-        BKind::Format { value, .. } | BKind::Throw(value) => walk_expr(value, f),
+        BKind::Format { value, .. } | BKind::Throw(value) | BKind::RefOf(value) => walk_expr(value, f),
         BKind::Align { value, alignment } => {
             walk_expr(value, f);
             walk_expr(alignment, f);
@@ -286,7 +286,7 @@ impl FnBuilder<'_> {
         if let Some(&r) = self.local_regs.get(&l) {
             let info = &self.shared.locals[l.0 as usize];
             if !info.hoisted || !self.shared.local_display.contains_key(&l) {
-                return if matches!(info.kind, LocalKind::RefParam(_)) { LocalLoc::RefReg(r) } else { LocalLoc::Reg(r) };
+                return if matches!(info.kind, LocalKind::RefParam(_) | LocalKind::RefLocal) { LocalLoc::RefReg(r) } else { LocalLoc::Reg(r) };
             }
         }
         match self.shared.local_display.get(&l).copied() {

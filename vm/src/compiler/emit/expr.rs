@@ -140,6 +140,7 @@ impl FnBuilder<'_> {
                 self.mov(dst, r);
             }
             BKind::New { ctor, args } => self.emit_new(e.ty, *ctor, args, dst),
+            BKind::RefOf(target) => self.emit_ref(target, dst),
             BKind::NewArray { sizes } => self.emit_new_array(e.ty, sizes, dst),
             BKind::ArrayLiteral { elems } => self.emit_array_literal(e.ty, elems, dst),
             BKind::DelegateNew { method, target, is_virtual, .. } => {
@@ -925,7 +926,7 @@ impl FnBuilder<'_> {
     }
 
     /// `dst <-` a managed reference to the variable `e`.
-    fn emit_ref(&mut self, e: &BExpr, dst: Reg) {
+    pub fn emit_ref(&mut self, e: &BExpr, dst: Reg) {
         match &e.kind {
             BKind::Local(l) => match self.local_location(*l) {
                 LocalLoc::Field(obj, slot) => {
@@ -1063,7 +1064,7 @@ fn visit(e: &BExpr, f: &mut dyn FnMut(&BExpr)) {
             args.iter().for_each(|a| go(&a.expr));
         }
         BKind::Unary { operand, .. } | BKind::Conv { operand, .. } | BKind::TypeTest { operand, .. } | BKind::As { operand, .. } => go(operand),
-        BKind::Format { value, .. } | BKind::Throw(value) => go(value),
+        BKind::Format { value, .. } | BKind::Throw(value) | BKind::RefOf(value) => go(value),
         BKind::Align { value, alignment } => {
             go(value);
             go(alignment);

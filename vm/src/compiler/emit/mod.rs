@@ -344,6 +344,27 @@ impl<'a> FnBuilder<'a> {
         self.ctx_reg
     }
 
+    /// Tuple element names are compile-time only: the instructions name the plain
+    /// `ValueTuple` types.
+    fn erase_tuple_names(&mut self) {
+        let types = &mut self.c.meta.types;
+        for op in &mut self.code {
+            if let Some(t) = op.type_operand_mut() {
+                *t = types.erase_names(*t);
+            }
+        }
+        for h in &mut self.handlers {
+            if let HandlerKind::Catch(ty) | HandlerKind::Filter { ty, .. } = &mut h.kind {
+                *ty = types.erase_names(*ty);
+            }
+        }
+        for entry in &mut self.pool {
+            if let PoolEntry::Value(Value::Type(t)) = entry {
+                *t = types.erase_names(*t);
+            }
+        }
+    }
+
     fn finish(mut self) -> Function {
         for (pc, l) in std::mem::take(&mut self.fixups) {
             let target = self.labels.get(&l).copied().unwrap_or(self.code.len() as u32);
@@ -351,6 +372,7 @@ impl<'a> FnBuilder<'a> {
                 *t = Target(target);
             }
         }
+        self.erase_tuple_names();
         for h in &mut self.handlers {
             if let Some(&entry) = self.labels.get(&LabelId(h.entry.0)) {
                 h.entry = Target(entry);

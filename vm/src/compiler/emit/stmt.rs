@@ -72,6 +72,10 @@ impl FnBuilder<'_> {
     }
 
     fn emit_local_init(&mut self, local: LocalId, init: Option<&BExpr>) {
+        if let (Some(BKind::RefOf(target)), LocalLoc::RefReg(r)) = (init.map(|e| &e.kind), self.local_location(local)) {
+            self.emit_ref(target, r);
+            return;
+        }
         let ty = self.shared.locals[local.0 as usize].ty;
         let m = self.mark();
         let value = match init {
