@@ -18,10 +18,12 @@ use grammar::span::Span;
 impl Compiler {
     /// Enums come first: their members are constants other declarations may use
     /// (`StringSplitOptions options = StringSplitOptions.None`).
+    /// Base classes come before derived ones: a record sees the properties it inherits.
     pub(super) fn declare_all_members(&mut self) {
-        let (enums, others): (Vec<TypeDefId>, Vec<TypeDefId>) = (0..self.meta.type_defs.len())
+        let (enums, mut others): (Vec<TypeDefId>, Vec<TypeDefId>) = (0..self.meta.type_defs.len())
             .map(|i| TypeDefId(i as u32))
             .partition(|&d| self.meta.type_def(d).kind == TypeDefKind::Enum);
+        others.sort_by_key(|&d| self.base_depth(d));
         for def in enums.into_iter().chain(others) {
             let decls = self.type_src[def.index()].decls.clone();
             for src in &decls {
@@ -511,10 +513,42 @@ impl Compiler {
         );
     }
 
-    /// A positional record parameter becomes a public `{ get; init; }` property.
+    /// How many classes `def` derives from.
+    fn base_depth(&self, def: TypeDefId) -> usize {
+        let mut depth = 0;
+        let mut cur = self.meta.type_def(def).base.and_then(|b| self.meta.types.def_of(b));
+        while let Some(d) = cur {
+            depth += 1;
+            if depth > 64 {
+                break;
+            }
+            cur = self.meta.type_def(d).base.and_then(|b| self.meta.types.def_of(b));
+        }
+        depth
+    }
+
+    /// The property `name` of `def` or of one of its base classes.
+    pub(super) fn property_in_hierarchy(&self, def: TypeDefId, name: &str) -> Option<PropertyId> {
+        let mut cur = Some(def);
+        let mut guard = 0;
+        while let Some(d) = cur {
+            let td = self.meta.type_def(d);
+            if let Some(&p) = td.properties.iter().find(|&&p| self.meta.property(p).name == name) {
+                return Some(p);
+            }
+            guard += 1;
+            if guard > 64 {
+                return None;
+            }
+            cur = td.base.and_then(|b| self.meta.types.def_of(b));
+        }
+        None
+    }
+
+    /// A positional record parameter becomes a public `{ get; init; }` property, unless the
+    /// record already has (or inherits) one of that name.
     fn declare_record_property(&mut self, def: TypeDefId, src: &TypeDeclSource, p: &ParamDef, span: Span) {
-        let exists = self.meta.type_def(def).properties.iter().any(|&q| self.meta.property(q).name == p.name);
-        if exists {
+        if self.property_in_hierarchy(def, &p.name).is_some() {
             return;
         }
         let accessors = ast::PropertyBody::Accessors(vec![
@@ -723,6 +757,42 @@ impl Compiler {
                 MethodSource::RecordMember { owner: def, kind },
             );
         }
+        self.declare_record_deconstruct(def, src);
+    }
+
+    /// `void Deconstruct(out T1 P1, ...)` over the primary constructor's parameters.
+    fn declare_record_deconstruct(&mut self, def: TypeDefId, src: &TypeDeclSource) {
+        let Some(primary) = &src.decl.primary_ctor else { return };
+        let d = self.meta.type_def(def).clone();
+        let mut params = Vec::new();
+        for p in primary {
+            let Some(prop) = self.property_in_hierarchy(def, &p.name.name) else { return };
+            let ty = self.meta.property(prop).ty;
+            params.push(ParamDef { name: p.name.name.clone(), ty, kind: ParamKind::Out, default: None });
+        }
+        let user_defined = d.methods.iter().any(|&m| {
+            let md = self.meta.method(m);
+            md.name == "Deconstruct" && md.params.len() == params.len()
+        });
+        if params.is_empty() || user_defined {
+            return;
+        }
+        self.new_method(
+            MethodDef {
+                name: "Deconstruct".into(),
+                owner: def,
+                kind: MethodKind::Ordinary,
+                flags: Flags(Flags::PUBLIC | Flags::SYNTHESIZED),
+                type_params: Vec::new(),
+                params,
+                ret: TypeId::VOID,
+                vtable_slot: None,
+                body: MethodBody::None,
+                file: src.file,
+                span: src.decl.name.span,
+            },
+            MethodSource::RecordMember { owner: def, kind: RecordMember::Deconstruct },
+        );
     }
 }
 

@@ -44,6 +44,10 @@ impl Metadata {
                         .collect();
                     return format!("({})", parts.join(", "));
                 }
+                if let (Some(names), true) = (self.types.tuple_names(t), d.name == "AnonymousType") {
+                    let parts: Vec<String> = args.iter().zip(names).map(|(&a, n)| format!("{} {n}", self.cs_name_qualified(a, qualify))).collect();
+                    return format!("<anonymous type: {}>", parts.join(", "));
+                }
                 let mut s = self.cs_def_path(*def, qualify);
                 let own = self.own_type_args(*def, args);
                 if !own.is_empty() {

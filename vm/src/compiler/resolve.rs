@@ -336,8 +336,10 @@ impl Compiler {
             }
             enclosing = self.meta.type_def(def).declaring_type;
         }
-        let def = self.lookup_in_scopes(ctx.scope, name, args.len(), ctx.file)?;
-        Some(self.meta.types.named(def, args))
+        match self.lookup_in_scopes(ctx.scope, name, args.len(), ctx.file)? {
+            Found::Def(def) => Some(self.meta.types.named(def, args)),
+            Found::Alias(t) => Some(t),
+        }
     }
 
     fn lookup_type_param(&mut self, ctx: &NameContext, name: &str) -> Option<TypeId> {
@@ -370,17 +372,17 @@ impl Compiler {
 
     /// The namespace chain and usings, innermost first. Reports CS0104 for a name found
     /// through two different usings.
-    fn lookup_in_scopes(&mut self, start: ScopeId, name: &str, arity: usize, file: FileId) -> Option<TypeDefId> {
+    fn lookup_in_scopes(&mut self, start: ScopeId, name: &str, arity: usize, file: FileId) -> Option<Found> {
         let mut scope = Some(start);
         let mut searched_global = false;
         while let Some(s) = scope {
             let sc = self.scope(s).clone();
             if let Some(d) = self.namespaces.find_type(&sc.namespace, name, arity) {
-                return Some(d);
+                return Some(Found::Def(d));
             }
             searched_global |= sc.namespace.is_empty();
-            if let Some(d) = self.lookup_in_imports(&sc, name, arity, file) {
-                return Some(d);
+            if let Some(found) = self.lookup_in_imports(&sc, name, arity, file) {
+                return Some(found);
             }
             // `namespace A.B { }` is `namespace A { namespace B { } }`: the usings belong to
             // `A.B`, then `A` is searched before the enclosing declaration.
@@ -392,23 +394,23 @@ impl Compiler {
                     break;
                 }
                 if let Some(d) = self.namespaces.find_type(&ns, name, arity) {
-                    return Some(d);
+                    return Some(Found::Def(d));
                 }
             }
             scope = sc.parent;
         }
         if !searched_global {
-            return self.namespaces.find_type("", name, arity);
+            return self.namespaces.find_type("", name, arity).map(Found::Def);
         }
         None
     }
 
     /// A type imported by a scope's aliases and `using` directives. Reports CS0104 for a
     /// name two usings provide.
-    fn lookup_in_imports(&mut self, sc: &ImportScope, name: &str, arity: usize, file: FileId) -> Option<TypeDefId> {
+    fn lookup_in_imports(&mut self, sc: &ImportScope, name: &str, arity: usize, file: FileId) -> Option<Found> {
         if arity == 0 {
             if let Some(AliasTarget::Type(t)) = sc.aliases.get(name) {
-                return self.meta.types.def_of(*t);
+                return Some(Found::Alias(*t));
             }
         }
         let found: Vec<TypeDefId> =
@@ -419,7 +421,7 @@ impl Compiler {
             let b = self.meta.def_full_name(other);
             self.error(file, Span::default(), "CS0104", format!("'{name}' is an ambiguous reference between '{a}' and '{b}'"));
         }
-        Some(first)
+        Some(Found::Def(first))
     }
 
     /// A namespace visible as `name` from `scope` (`System`, or `Generic` inside
@@ -446,4 +448,11 @@ impl Compiler {
         }
         None
     }
+}
+
+/// What a simple type name found in scope: a type definition (to construct with the
+/// written arguments) or a `using` alias of a whole type.
+enum Found {
+    Def(TypeDefId),
+    Alias(TypeId),
 }

@@ -54,15 +54,11 @@ pub enum MethodSource {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordMember {
     ToString,
-    PrintMembers,
     EqualsObject,
-    EqualsTyped,
     GetHashCode,
     OpEquality,
     OpInequality,
     Deconstruct,
-    Clone,
-    CopyConstructor,
 }
 
 /// A field's initializer, compiled into the constructors (or the static constructor).

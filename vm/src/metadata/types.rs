@@ -81,7 +81,10 @@ impl TypeTable {
 
     /// `tuple` with element names (`tuple` itself when no element is named).
     pub fn named_tuple(&mut self, tuple: TypeId, names: &[String]) -> TypeId {
-        let tuple = self.erase_names(tuple);
+        let tuple = match self.kinds.get(tuple.0 as usize) {
+            Some(TypeKind::TupleNames { tuple, .. }) => *tuple,
+            _ => tuple,
+        };
         if names.iter().all(String::is_empty) {
             return tuple;
         }

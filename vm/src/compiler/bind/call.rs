@@ -65,9 +65,12 @@ impl MethodBinder<'_> {
             Bound::Methods(g) => self.bind_group_call(g, args, span),
             Bound::Value(v) if self.is_delegate_type(v.ty) => self.bind_delegate_invoke(v, args, span),
             Bound::Property(p) => {
+                let receiver = p.receiver.clone();
                 let v = self.read_property(p);
                 if self.is_delegate_type(v.ty) {
                     self.bind_delegate_invoke(v, args, span)
+                } else if let Some(call) = self.extension_instead_of_member(target, receiver, args, span) {
+                    call
                 } else {
                     self.non_invocable(&v, span)
                 }
@@ -76,13 +79,35 @@ impl MethodBinder<'_> {
                 self.pre_bind_args(args);
                 BExpr::error(span)
             }
-            Bound::Value(v) => self.non_invocable(&v, span),
+            Bound::Value(v) => {
+                let receiver = match &v.kind {
+                    BKind::Field { receiver, .. } => receiver.clone(),
+                    _ => None,
+                };
+                match self.extension_instead_of_member(target, receiver, args, span) {
+                    Some(call) => call,
+                    None => self.non_invocable(&v, span),
+                }
+            }
             other => {
                 let v = self.to_value(other, target.span);
                 let _ = v;
                 BExpr::error(span)
             }
         }
+    }
+
+    /// `list.Count()`: a member that cannot be invoked does not hide extension methods of
+    /// the same name (C# drops non-invocable members from an invocation's lookup).
+    fn extension_instead_of_member(&mut self, target: &ast::Expr, receiver: Option<Box<BExpr>>, args: &[ast::Arg], span: Span) -> Option<BExpr> {
+        let ExprKind::Member { name, .. } = &target.kind else { return None };
+        let receiver = receiver?;
+        if self.extension_methods(&name.name.name).is_empty() {
+            return None;
+        }
+        let type_args = self.resolve_type_args(&name.type_args);
+        let g = MethodGroup { name: name.name.name.clone(), methods: Vec::new(), receiver: Some(receiver), type_args, is_base: false, nested: None, span: target.span, name_span: name.name.span };
+        Some(self.bind_group_call(g, args, span))
     }
 
     fn non_invocable(&mut self, v: &BExpr, span: Span) -> BExpr {
@@ -513,8 +538,60 @@ impl MethodBinder<'_> {
         if a.defaults_used != b.defaults_used {
             return a.defaults_used < b.defaults_used;
         }
+        match self.more_specific_declaration(a.method, b.method) {
+            std::cmp::Ordering::Greater => return true,
+            std::cmp::Ordering::Less => return false,
+            std::cmp::Ordering::Equal => {}
+        }
         let (oa, ob) = (a.owner, b.owner);
         oa != ob && self.c.meta.is_subtype(oa, ob)
+    }
+
+    /// C#'s "more specific parameter types" tie-break, on the declarations: a type
+    /// parameter is less specific than anything else (`Func<T, int>` beats `Func<T, R>`).
+    fn more_specific_declaration(&self, a: MethodId, b: MethodId) -> std::cmp::Ordering {
+        let (pa, pb) = (&self.c.meta.method(a).params, &self.c.meta.method(b).params);
+        if pa.len() != pb.len() {
+            return std::cmp::Ordering::Equal;
+        }
+        let mut result = std::cmp::Ordering::Equal;
+        for (x, y) in pa.iter().zip(pb) {
+            match (result, self.more_specific_type(x.ty, y.ty)) {
+                (_, std::cmp::Ordering::Equal) => {}
+                (std::cmp::Ordering::Equal, o) => result = o,
+                (r, o) if r != o => return std::cmp::Ordering::Equal,
+                _ => {}
+            }
+        }
+        result
+    }
+
+    fn more_specific_type(&self, a: TypeId, b: TypeId) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        let types = &self.c.meta.types;
+        match (self.is_type_param(a), self.is_type_param(b)) {
+            (true, true) => return Equal,
+            (false, true) => return Greater,
+            (true, false) => return Less,
+            _ => {}
+        }
+        if let (Some((ea, _)), Some((eb, _))) = (types.array_elem(a), types.array_elem(b)) {
+            return self.more_specific_type(ea, eb);
+        }
+        let (da, db) = (types.def_of(a), types.def_of(b));
+        if da.is_none() || da != db {
+            return Equal;
+        }
+        let mut result = Equal;
+        for (&x, &y) in types.args_of(a).iter().zip(types.args_of(b)) {
+            match (result, self.more_specific_type(x, y)) {
+                (_, Equal) => {}
+                (Equal, o) => result = o,
+                (r, o) if r != o => return Equal,
+                _ => {}
+            }
+        }
+        result
     }
 
     /// Compares converting one argument to `pa` versus `pb`.
@@ -774,6 +851,10 @@ impl MethodBinder<'_> {
                     let vt = v.ty;
                     self.infer_from(vt, pt, m, &mut bounds);
                 }
+            } else if let Some((Some(declared_ty), _)) = &pre[ai].out_decl {
+                // `out Day d` infers from the declared type.
+                let vt = *declared_ty;
+                self.infer_from(vt, pt, m, &mut bounds);
             }
         }
         for _round in 0..4 {

@@ -397,6 +397,53 @@ impl MethodBinder<'_> {
         retyped(new, named)
     }
 
+    /// `new { Name = x, y.Age }`: an `AnonymousType<T1..Tn>` from the standard library,
+    /// seen by the compiler with the property names (as tuple element names are), which
+    /// also go to the object as a string for `ToString`.
+    pub fn bind_new_anonymous(&mut self, members: &[ast::AnonymousMember], span: Span) -> BExpr {
+        let mut names = Vec::new();
+        let mut values = Vec::new();
+        for m in members {
+            let value = self.bind_expr(&m.value);
+            let name = match (&m.name, &m.value.kind) {
+                (Some(n), _) => n.name.clone(),
+                (None, ExprKind::Name(seg)) => seg.name.name.clone(),
+                (None, ExprKind::Member { name, .. }) => name.name.name.clone(),
+                _ => {
+                    self.error(m.value.span, "CS0746", "Invalid anonymous type member declarator. Anonymous type members must be declared with a member assignment, simple name or member access.");
+                    return BExpr::error(span);
+                }
+            };
+            if value.ty == TypeId::NULL || value.ty == TypeId::VOID {
+                let shown = if value.ty == TypeId::NULL { "<null>" } else { "void" };
+                self.error(m.value.span, "CS0828", format!("Cannot assign '{shown}' to anonymous type property"));
+                return BExpr::error(span);
+            }
+            if names.contains(&name) {
+                self.error(m.value.span, "CS0833", "An anonymous type cannot have multiple properties with the same name");
+                return BExpr::error(span);
+            }
+            names.push(name);
+            values.push(value);
+        }
+        if values.iter().any(BExpr::is_error) {
+            return BExpr::error(span);
+        }
+        let Some(def) = self.c.namespaces.find_type("System.Runtime.CompilerServices", "AnonymousType", values.len()) else {
+            self.error(span, "CS8000", format!("Anonymous types with {} properties are not supported by cs-lite", values.len()));
+            return BExpr::error(span);
+        };
+        let types: Vec<TypeId> = values.iter().map(|v| v.ty).collect();
+        let ty = self.c.meta.types.named(def, &types);
+        let string = self.wk().string;
+        let mut args = vec![value_arg(BExpr::new(BKind::Const(ConstVal::Str(names.join(","))), string, span))];
+        args.extend(values.into_iter().map(value_arg));
+        let ctor = self.c.meta.type_def(def).methods.iter().copied().find(|&m| self.c.meta.method(m).kind == MethodKind::Constructor);
+        let new = BExpr::new(BKind::New { ctor, args }, ty, span);
+        let named = self.c.meta.types.named_tuple(ty, &names);
+        retyped(new, named)
+    }
+
     /// `new ValueTuple<...>(values)`, nesting values past the seventh in `Rest`.
     fn new_value_tuple(&mut self, mut vals: Vec<BExpr>, span: Span) -> BExpr {
         if vals.len() > 7 {
@@ -572,7 +619,7 @@ impl MethodBinder<'_> {
         }
         let copy = match self.c.meta.types.def_of(v.ty) {
             Some(d) if self.c.meta.type_def(d).flags.has(Flags::RECORD) || self.c.meta.is_value_type(v.ty) => {
-                self.call_string_helper_like_clone(v, span)
+                self.shallow_clone(v, span)
             }
             _ => {
                 let shown = self.type_name(v.ty);
@@ -584,7 +631,7 @@ impl MethodBinder<'_> {
     }
 
     /// A shallow copy of a record or struct (`MemberwiseClone`).
-    fn call_string_helper_like_clone(&mut self, v: BExpr, span: Span) -> BExpr {
+    fn shallow_clone(&mut self, v: BExpr, span: Span) -> BExpr {
         let ty = v.ty;
         let obj = self.wk().object;
         let Some(def) = self.c.meta.types.def_of(obj) else { return BExpr::error(span) };
@@ -619,7 +666,7 @@ impl MethodBinder<'_> {
             RecordMember::EqualsObject => {
                 let Some(&other) = params.first() else { return BStmt::new(SKind::Empty, span) };
                 let o = self.local_expr(other, span);
-                let is_same_type = BExpr::new(BKind::TypeTest { operand: Box::new(o.clone()), target: self_type }, boolean, span);
+                let is_same_type = self.same_runtime_type(o.clone(), span);
                 let mut test = is_same_type;
                 for (_, f) in &props {
                     let mine = self.field_access(*f, span);
@@ -653,9 +700,37 @@ impl MethodBinder<'_> {
                 let v = if kind == RecordMember::OpEquality { eq } else { BExpr::new(BKind::Unary { op: BUnOp::Not, operand: Box::new(eq) }, boolean, span) };
                 BStmt::new(SKind::Return(Some(v)), span)
             }
-            _ => BStmt::new(SKind::Empty, span),
+            RecordMember::Deconstruct => {
+                let mut stmts = Vec::new();
+                for (&param, (_, f)) in params.iter().zip(&props) {
+                    let target = self.local_expr(param, span);
+                    let value = self.field_access(*f, span);
+                    let ty = value.ty;
+                    stmts.push(BStmt::new(SKind::Expr(BExpr::new(BKind::Assign { target: Box::new(target), value: Box::new(value) }, ty, span)), span));
+                }
+                BStmt::new(SKind::Block { stmts, locals: Vec::new() }, span)
+            }
         };
         BStmt::new(SKind::Block { stmts: vec![body], locals: Vec::new() }, span)
+    }
+
+    /// `other is T && other.GetType() == this.GetType()`: records are equal only to records
+    /// of the same run-time type (C#'s `EqualityContract`).
+    fn same_runtime_type(&mut self, other: BExpr, span: Span) -> BExpr {
+        let boolean = self.wk().boolean;
+        let Some(here) = self.ctx.type_def else { return BExpr::error(span) };
+        let self_type = self.c.meta.type_def(here).self_type;
+        let is_instance = BExpr::new(BKind::TypeTest { operand: Box::new(other.clone()), target: self_type }, boolean, span);
+        let obj = self.wk().object;
+        let get_type = self.method_named(obj, "GetType", 0);
+        let Some(get_type) = get_type else { return is_instance };
+        let ty = self.wk().type_;
+        let this = self.bind_this(span);
+        let this = self.box_if_value(this);
+        let mine = BExpr::new(BKind::Call { method: get_type, owner: obj, type_args: Vec::new(), receiver: Some(Box::new(retyped(this, obj))), args: Vec::new(), is_virtual: false }, ty, span);
+        let theirs = BExpr::new(BKind::Call { method: get_type, owner: obj, type_args: Vec::new(), receiver: Some(Box::new(retyped(other, obj))), args: Vec::new(), is_virtual: false }, ty, span);
+        let same = BExpr::new(BKind::Binary { op: BBinOp::Eq, left: Box::new(mine), right: Box::new(theirs) }, boolean, span);
+        BExpr::new(BKind::AndAlso(Box::new(is_instance), Box::new(same)), boolean, span)
     }
 
     /// `Equals` of two field values (via `object.Equals(a, b)` semantics).
@@ -668,16 +743,19 @@ impl MethodBinder<'_> {
 
     /// A record's printable members: its public instance properties' backing fields, in
     /// declaration order.
+    /// Inherited record properties come first, as `PrintMembers` chains to the base.
     fn record_properties(&self, owner: TypeDefId) -> Vec<(String, crate::metadata::FieldId)> {
         let d = self.c.meta.type_def(owner);
-        d.properties
-            .iter()
-            .filter_map(|&p| {
-                let pd = self.c.meta.property(p);
-                let public = pd.flags.has(Flags::PUBLIC);
-                (public && !pd.flags.has(Flags::STATIC)).then_some(()).and(pd.backing_field.map(|f| (pd.name.clone(), f)))
-            })
-            .collect()
+        let mut props = match d.base.and_then(|b| self.c.meta.types.def_of(b)) {
+            Some(b) if self.c.meta.type_def(b).flags.has(Flags::RECORD) => self.record_properties(b),
+            _ => Vec::new(),
+        };
+        props.extend(d.properties.iter().filter_map(|&p| {
+            let pd = self.c.meta.property(p);
+            let public = pd.flags.has(Flags::PUBLIC);
+            (public && !pd.flags.has(Flags::STATIC)).then_some(()).and(pd.backing_field.map(|f| (pd.name.clone(), f)))
+        }));
+        props
     }
 
     /// Whether a type is a closed generic instance of a definition (helper for lookups).

@@ -405,7 +405,8 @@ impl MethodBinder<'_> {
         if a == ULong || b == ULong {
             let other = if a == ULong { (b, eb) } else { (a, ea) };
             let signed = matches!(other.0, SByte | Short | Int | Long);
-            let const_nonneg = matches!(other.1.kind, BKind::Const(ConstVal::Int(i)) if i >= 0);
+            // Only `int` and `long` constants convert implicitly to `ulong`.
+            let const_nonneg = matches!(other.0, Int | Long) && matches!(other.1.kind, BKind::Const(ConstVal::Int(i)) if i >= 0);
             if signed && !const_nonneg {
                 let (x, y) = (self.type_name(ea.ty), self.type_name(eb.ty));
                 self.error(span, "CS0034", format!("Operator is ambiguous on operands of type '{x}' and '{y}'"));
@@ -419,7 +420,8 @@ impl MethodBinder<'_> {
         if a == UInt || b == UInt {
             let other = if a == UInt { (b, eb) } else { (a, ea) };
             let signed = matches!(other.0, SByte | Short | Int);
-            let const_nonneg = matches!(other.1.kind, BKind::Const(ConstVal::Int(i)) if i >= 0);
+            // Only an `int` constant converts implicitly to `uint`.
+            let const_nonneg = other.0 == Int && matches!(other.1.kind, BKind::Const(ConstVal::Int(i)) if i >= 0);
             return Some(if signed && !const_nonneg { Long } else { UInt });
         }
         Some(Int)

@@ -497,7 +497,7 @@ impl MethodBinder<'_> {
         let loop_body = self.foreach_body(target, current, body, brk, cont, span);
         let the_loop = BStmt::new(SKind::Loop { cond: Some(move_next), body: Box::new(loop_body), update: Vec::new(), brk, cont, test_first: true }, span);
         let decl = BStmt::new(SKind::Local { local: e, init: Some(get_enum) }, span);
-        let stmts = match self.dispose_call(e_expr, span) {
+        let stmts = match self.dispose_call(e_expr.clone(), span).or_else(|| self.dispose_if_disposable(e_expr, span)) {
             Some(dispose) => vec![decl, BStmt::new(SKind::Try { body: Box::new(the_loop), catches: Vec::new(), finally: Some(Box::new(dispose)) }, span)],
             None => vec![decl, the_loop],
         };
@@ -533,6 +533,24 @@ impl MethodBinder<'_> {
         let null = BExpr::new(BKind::Const(ConstVal::Null), x.ty, span);
         let cond = BExpr::new(BKind::Binary { op: BBinOp::Ne, left: Box::new(x), right: Box::new(null) }, self.wk().boolean, span);
         Some(BStmt::new(SKind::If { cond, then: Box::new(stmt), otherwise: None }, span))
+    }
+
+    /// `if (e is IDisposable d) d.Dispose();` for an enumerator whose static type does not
+    /// say (a non-generic `IEnumerator`), as `foreach` does.
+    fn dispose_if_disposable(&mut self, e: BExpr, span: Span) -> Option<BStmt> {
+        let sealed = self.c.meta.types.def_of(e.ty).is_some_and(|d| {
+            let def = self.c.meta.type_def(d);
+            def.is_value_type() || def.flags.has(crate::metadata::Flags::SEALED)
+        });
+        if sealed {
+            return None;
+        }
+        let idisp = self.wk().idisposable;
+        let as_disposable = BExpr::new(BKind::As { operand: Box::new(e), target: idisp }, idisp, span);
+        let d = self.temp(idisp, span);
+        let decl = BStmt::new(SKind::Local { local: d, init: Some(as_disposable) }, span);
+        let check = self.dispose_call(self.local_expr(d, span), span)?;
+        Some(BStmt::new(SKind::Block { stmts: vec![decl, check], locals: Vec::new() }, span))
     }
 
     // ---- using and lock ------------------------------------------------------------------

@@ -318,7 +318,13 @@ impl<'a> FnBuilder<'a> {
 
     pub fn constant_value(&mut self, v: Value) -> crate::bytecode::ConstIdx {
         let entry = PoolEntry::Value(v);
-        if let Some(i) = self.pool.iter().position(|p| *p == entry) {
+        // Compared bit for bit: `-0.0 == 0.0`, yet they print differently.
+        let same = |p: &PoolEntry| match (p, &entry) {
+            (PoolEntry::Value(Value::F64(a)), PoolEntry::Value(Value::F64(b))) => a.to_bits() == b.to_bits(),
+            (PoolEntry::Value(Value::F32(a)), PoolEntry::Value(Value::F32(b))) => a.to_bits() == b.to_bits(),
+            _ => *p == entry,
+        };
+        if let Some(i) = self.pool.iter().position(same) {
             return crate::bytecode::ConstIdx(i as u32);
         }
         self.pool.push(entry);

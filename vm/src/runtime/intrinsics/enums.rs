@@ -56,12 +56,18 @@ impl Vm {
 
     /// `Enum.ToString()`: the member name, a `[Flags]` combination, or the number.
     pub fn enum_name(&self, ty: TypeId, value: i64) -> String {
+        let is_flags = self.meta.types.def_of(ty).is_some_and(|d| self.meta.type_def(d).flags.has(Flags::FLAGS_ENUM));
+        self.enum_name_as(ty, value, is_flags)
+    }
+
+    /// The member name, else (when `as_flags`, as for `[Flags]` enums and the "F" format)
+    /// the names of members whose bits add up to the value, else the number.
+    fn enum_name_as(&self, ty: TypeId, value: i64, as_flags: bool) -> String {
         let members = self.enum_members(ty);
         if let Some((n, _)) = members.iter().find(|(_, v)| *v == value) {
             return n.clone();
         }
-        let is_flags = self.meta.types.def_of(ty).is_some_and(|d| self.meta.type_def(d).flags.has(Flags::FLAGS_ENUM));
-        if is_flags && value > 0 {
+        if as_flags && value > 0 {
             let mut remaining = value;
             let mut names = Vec::new();
             let mut sorted: Vec<&(String, i64)> = members.iter().filter(|(_, v)| *v != 0).collect();
@@ -91,7 +97,8 @@ fn enum_to_string_format(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let (ty, v) = enum_parts(vm, arg(args, 0)).ok_or_else(nre)?;
     let fmt = vm.string_of(arg(args, 1)).unwrap_or_default();
     let s = match fmt.as_str() {
-        "" | "G" | "g" | "F" | "f" => vm.enum_name(ty, v),
+        "" | "G" | "g" => vm.enum_name(ty, v),
+        "F" | "f" => vm.enum_name_as(ty, v, true),
         "D" | "d" => v.to_string(),
         "X" | "x" => hex_digits(v, underlying_kind(vm, ty), fmt == "x"),
         _ => return Err(throw(ExceptionKind::Format, "Format string can be only \"G\", \"g\", \"X\", \"x\", \"F\", \"f\", \"D\" or \"d\".")),
@@ -132,10 +139,12 @@ fn enum_compare(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let (ty, a) = enum_parts(vm, arg(args, 0)).ok_or_else(nre)?;
     match arg(args, 1) {
         Value::Null => Ok(Value::I32(1)),
-        Value::Enum(t, b) if t == ty => {
-            let order = if is_unsigned(underlying_kind(vm, ty)) { (a as u64).cmp(&(b as u64)) } else { a.cmp(&b) };
-            Ok(Value::I32(order as i32))
-        }
+        Value::Enum(t, b) if t == ty => Ok(Value::I32(match underlying_kind(vm, ty) {
+            // The small integer types' CompareTo returns the difference.
+            NumKind::I8 | NumKind::U8 | NumKind::I16 | NumKind::U16 => (a - b) as i32,
+            NumKind::U32 | NumKind::U64 => (a as u64).cmp(&(b as u64)) as i32,
+            _ => a.cmp(&b) as i32,
+        })),
         other => {
             let other_name = vm.type_of(other).map(|t| vm.meta.clr_full_name(t)).unwrap_or_default();
             let this_name = vm.meta.clr_full_name(ty);
@@ -173,10 +182,6 @@ fn underlying_kind(vm: &Vm, ty: TypeId) -> NumKind {
         .map_or(NumKind::I32, |(_, k)| k)
 }
 
-fn is_unsigned(kind: NumKind) -> bool {
-    matches!(kind, NumKind::U8 | NumKind::U16 | NumKind::U32 | NumKind::U64 | NumKind::Char)
-}
-
 fn int_type(kind: NumKind) -> IntType {
     match kind {
         NumKind::I8 => IntType::I8,
@@ -207,11 +212,11 @@ fn num_bits(n: Num) -> i64 {
     }
 }
 
-/// The members sorted as .NET lists them: by value, compared as unsigned.
+/// The members sorted as .NET lists them: by value, compared as unsigned (so negative
+/// values come last).
 fn sorted_members(vm: &Vm, ty: TypeId) -> Vec<(String, i64)> {
     let mut members = vm.enum_members(ty);
-    let kind = underlying_kind(vm, ty);
-    members.sort_by_key(|(_, v)| if is_unsigned(kind) { *v as u64 } else { (*v as u64) ^ (1 << 63) });
+    members.sort_by_key(|(_, v)| *v as u64);
     members
 }
 
@@ -342,6 +347,13 @@ fn enum_is_defined(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let members = vm.enum_members(ty);
     if let Some(name) = vm.string_of(v) {
         return Ok(Value::Bool(members.iter().any(|(n, _)| *n == name)));
+    }
+    if !matches!(v, Value::Enum(..) | Value::Null) {
+        let underlying = underlying_type(vm, ty);
+        if let Some(passed) = vm.type_of(v).filter(|t| *t != underlying) {
+            let (passed, expected) = (vm.meta.clr_full_name(passed), vm.meta.clr_full_name(underlying));
+            return Err(throw(ExceptionKind::Argument, format!("Enum underlying type and the object must be same type or object must be a String. Type passed in was '{passed}'; the enum underlying type was '{expected}'.")));
+        }
     }
     let bits = value_bits(vm, ty, v)?;
     Ok(Value::Bool(members.iter().any(|(_, x)| *x == bits)))
