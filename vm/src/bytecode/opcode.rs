@@ -276,6 +276,15 @@ pub enum Op {
     /// Ends a `finally` block: `pending` holds `null` (fall through), an `int` k (jump to
     /// `tables[table][k]`) or an exception (continue unwinding with it).
     EndFinally { pending: Reg, table: u32 },
+    // ---- iterators ------------------------------------------------------------------------
+    /// `dst <-` a new `Iterator<T>` (`ty` holds the type) whose body is `method`, called with
+    /// the `count` arguments starting at `args` when `MoveNext` first runs.
+    MakeGenerator { dst: Reg, ty: Reg, method: MethodId, args: Reg, count: u8 },
+    /// `yield return src`: suspends the iterator frame (only in one) and returns `true` from
+    /// `MoveNext`. When the frame is resumed, `resume` receives `true` if `Dispose` resumed
+    /// it (the code that follows then leaves through the enclosing `finally` blocks).
+    YieldReturn { src: Reg, resume: Reg },
+
     /// Ends the code of an exception filter: `cond` (a `bool`) tells the handler search
     /// whether the `catch` takes the exception. Only runs in a filter frame.
     EndFilter { cond: Reg },

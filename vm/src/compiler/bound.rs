@@ -168,6 +168,9 @@ pub enum BKind {
     Closure(NestedId),
     /// `ref x`: a managed reference to a variable (the initialiser of a `ref` local).
     RefOf(Box<BExpr>),
+    /// The `Iterator<element>` an iterator method returns: its arguments and `body`, the
+    /// method holding the iterator's code.
+    MakeIterator { body: MethodId, element: TypeId },
     /// A direct call of a local function.
     CallNested { nested: NestedId, args: Vec<BArg> },
     /// Invoking a delegate value.
@@ -233,6 +236,10 @@ pub enum SKind {
     /// `while (cond) body` with its `break`/`continue` labels.
     Loop { cond: Option<BExpr>, body: Box<BStmt>, update: Vec<BExpr>, brk: LabelId, cont: LabelId, test_first: bool },
     Return(Option<BExpr>),
+    /// `yield return e;` in an iterator.
+    YieldReturn(BExpr),
+    /// `yield break;`: ends the iterator (through its `finally` blocks).
+    YieldBreak,
     Throw(BExpr),
     /// `throw;` inside a catch block.
     Rethrow(LocalId),
@@ -272,6 +279,8 @@ pub struct BoundBody {
     pub body: BStmt,
     /// The parameters in order (receiver excluded).
     pub params: Vec<LocalId>,
+    /// For an iterator (a body with `yield`), the element type.
+    pub iterator: Option<TypeId>,
 }
 
 /// A lambda or local function discovered while binding a method.

@@ -225,13 +225,13 @@ impl Compiler {
                     ast::ParamModifier::Params => ParamKind::Params,
                     ast::ParamModifier::None | ast::ParamModifier::This => ParamKind::Value,
                 };
-                let default = p.default.as_ref().map(|e| self.default_param_value(ctx, e, ty));
+                let default = p.default.as_ref().map(|e| self.default_param_value(ctx, e));
                 ParamDef { name: p.name.name.clone(), ty, kind, default }
             })
             .collect()
     }
 
-    fn default_param_value(&mut self, ctx: &NameContext, e: &ast::Expr, ty: TypeId) -> Constant {
+    fn default_param_value(&mut self, ctx: &NameContext, e: &ast::Expr) -> Constant {
         match super::consts::eval_syntax(self, ctx, e) {
             Some(c) => c,
             None => {
@@ -247,7 +247,7 @@ impl Compiler {
         }
         let ty = self.resolve_type(ctx, &p.ty);
         let explicit = p.explicit_interface.as_ref().map(|i| self.resolve_type(ctx, i));
-        self.declare_property_like(def, src, ctx, PropertyShape {
+        self.declare_property_like(def, src, PropertyShape {
             name: p.name.name.clone(),
             name_span: p.name.span,
             modifiers: p.modifiers,
@@ -264,7 +264,7 @@ impl Compiler {
         let ty = self.resolve_type(ctx, &ix.ty);
         let params = self.declare_params(ctx, &ix.params);
         let explicit = ix.explicit_interface.as_ref().map(|i| self.resolve_type(ctx, i));
-        self.declare_property_like(def, src, ctx, PropertyShape {
+        self.declare_property_like(def, src, PropertyShape {
             name: "Item".into(),
             name_span: ix.span,
             modifiers: ix.modifiers,
@@ -277,7 +277,7 @@ impl Compiler {
         });
     }
 
-    fn declare_property_like(&mut self, def: TypeDefId, src: &TypeDeclSource, ctx: &NameContext, p: PropertyShape) {
+    fn declare_property_like(&mut self, def: TypeDefId, src: &TypeDeclSource, p: PropertyShape) {
         let mut flags = flags_from_modifiers(p.modifiers);
         let is_interface = self.meta.type_def(def).kind == TypeDefKind::Interface;
         if is_interface && !flags.has(Flags::STATIC) {
@@ -555,8 +555,7 @@ impl Compiler {
             accessor(ast::AccessorKind::Get, span),
             accessor(ast::AccessorKind::Init, span),
         ]);
-        let ctx = NameContext::new(src.scope, src.file, Some(def));
-        self.declare_property_like(def, src, &ctx, PropertyShape {
+        self.declare_property_like(def, src, PropertyShape {
             name: p.name.clone(),
             name_span: span,
             modifiers: Modifiers { bits: Modifiers::PUBLIC, span },

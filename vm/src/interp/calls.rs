@@ -38,6 +38,9 @@ impl Vm {
                 });
                 Ok(Flow::Continue)
             }
+            MethodBody::Native(n) if n == super::generators::ITERATOR_MOVE_NEXT || n == super::generators::ITERATOR_DISPOSE => {
+                self.resume_generator(base, dst, n == super::generators::ITERATOR_DISPOSE)
+            }
             MethodBody::Native(n) => {
                 let argc = self.arg_count(method);
                 match self.call_native(n, base, argc) {
@@ -85,6 +88,12 @@ impl Vm {
     pub(super) fn return_from_frame(&mut self, v: Value) -> Flow {
         let Some(frame) = self.thread.frames.pop() else { return Flow::Return(v) };
         match frame.kind {
+            FrameKind::Generator { iterator, disposing } => {
+                self.generator_finished(iterator);
+                let result = if disposing { Value::Null } else { Value::Bool(false) };
+                self.write_caller_reg(frame.ret, result);
+                Flow::Continue
+            }
             FrameKind::Entry | FrameKind::Filter => Flow::Return(v),
             FrameKind::StaticCtor(ty) => {
                 self.set_init_state(ty, InitState::Done);

@@ -4,6 +4,7 @@
 
 pub mod arith;
 mod calls;
+mod generators;
 mod objects;
 mod unwind;
 
@@ -638,6 +639,18 @@ impl Vm {
                         return self.continue_unwind(exc, pc as u32 - 1);
                     }
                 },
+                Op::MakeGenerator { dst, ty, method, args, count } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "MakeGenerator")) };
+                    let start = base + args.0 as usize;
+                    let values: Vec<Value> = self.thread.regs[start..start + count as usize].to_vec();
+                    let v = self.make_generator(t, method, &values);
+                    r!(dst) = v;
+                    self.maybe_collect();
+                }
+                Op::YieldReturn { src, resume } => {
+                    let v = r!(src);
+                    return self.yield_return(v, pc as u32, resume);
+                }
                 Op::EndFilter { cond } => {
                     let verdict = r!(cond);
                     self.thread.frames.pop();

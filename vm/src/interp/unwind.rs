@@ -140,6 +140,7 @@ impl Vm {
                     return Err(InvokeError::Exception(exc));
                 }
                 FrameKind::StaticCtor(ty) => self.set_init_state(ty, InitState::Done),
+                FrameKind::Generator { iterator, .. } => self.generator_finished(iterator),
                 FrameKind::Normal => {}
             }
             let Some(caller) = self.thread.frames.last().copied() else {

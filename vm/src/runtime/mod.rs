@@ -90,6 +90,11 @@ impl Vm {
             let v = self.thread.regs[i];
             self.heap.mark(v);
         }
+        for f in &self.thread.frames {
+            if let crate::runtime::thread::FrameKind::Generator { iterator, .. } = f.kind {
+                self.heap.mark(Value::Ref(iterator));
+            }
+        }
         if let Some(u) = self.thread.unwind {
             self.heap.mark(u.exception);
         }

@@ -22,6 +22,41 @@ pub enum Obj {
     Native(Box<NativeData>),
     /// A managed reference to a variable (`ref`/`out` arguments).
     ByRef(RefTarget),
+    /// The enumerator an iterator method returns: its suspended frame.
+    Generator(Box<Generator>),
+}
+
+/// Where an iterator's frame is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeneratorState {
+    /// Created, its body not started.
+    Fresh,
+    /// Its frame is on a stack right now.
+    Running,
+    /// Stopped at a `yield return`; `pc` is where it goes on.
+    Suspended,
+    /// Finished, disposed or failed: `MoveNext` returns false.
+    Done,
+}
+
+/// An iterator method's state between `MoveNext` calls.
+pub struct Generator {
+    /// `System.Runtime.CompilerServices.Iterator<T>`, constructed.
+    pub ty: TypeId,
+    /// The method whose bytecode is the iterator's body.
+    pub body: MethodId,
+    /// The arguments it was called with (receiver first), to start over in
+    /// `GetEnumerator`.
+    pub args: Box<[Value]>,
+    /// The frame's registers while it is suspended.
+    pub regs: Vec<Value>,
+    pub pc: u32,
+    /// The register told, on resumption, whether `Dispose` resumed the frame.
+    pub resume: crate::bytecode::Reg,
+    pub current: Value,
+    pub state: GeneratorState,
+    /// `GetEnumerator` hands out the iterator itself only once.
+    pub enumerated: bool,
 }
 
 /// What a managed reference points at.
@@ -80,6 +115,11 @@ impl Obj {
             Obj::Native(n) => n.for_each_value(&mut visit),
             Obj::ByRef(RefTarget::Field(r, _) | RefTarget::Elem(r, _)) => f(*r),
             Obj::ByRef(RefTarget::Static(..)) => {}
+            Obj::Generator(g) => {
+                g.args.iter().for_each(&mut visit);
+                g.regs.iter().for_each(&mut visit);
+                visit(&g.current);
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::bytecode::{FunctionId, Reg};
 use crate::metadata::TypeId;
+use crate::runtime::heap::GcRef;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrameKind {
@@ -18,6 +19,9 @@ pub enum FrameKind {
     /// An exception filter evaluated during the search for a handler, in a copy of the
     /// frame that declares it; its `EndFilter` hands the verdict back to Rust.
     Filter,
+    /// An iterator's body resumed by `MoveNext` (or by `Dispose` when `disposing`): a
+    /// `yield return` or the end of the body hands control back to the caller.
+    Generator { iterator: GcRef, disposing: bool },
 }
 
 /// Where an exception being unwound will be caught: found by the first pass (which runs

@@ -154,6 +154,7 @@ impl Vm {
                 Obj::Delegate(d) => d.ty,
                 Obj::Type(_) => wk.type_,
                 Obj::Decimal(_) => wk.decimal,
+                Obj::Generator(g) => g.ty,
                 Obj::Native(_) | Obj::ByRef(_) => wk.object,
             },
         })

@@ -80,6 +80,7 @@ impl MethodBinder<'_> {
             is_static: saved.is_static,
             inferred_returns: Some(Vec::new()),
             method: saved.method,
+            iterator_element: None,
         };
         self.push_scope();
         for (p, &t) in l.params.iter().zip(params) {
@@ -252,6 +253,7 @@ impl MethodBinder<'_> {
             is_static: outer_static || is_static,
             inferred_returns: None,
             method,
+            iterator_element: None,
         };
         self.push_scope();
         let param_locals: Vec<LocalId> = names
@@ -261,13 +263,14 @@ impl MethodBinder<'_> {
             .map(|(i, ((n, s), &t))| self.declare_local(n, t, LocalKind::Param(i as u16), *s))
             .collect();
         let stmt = self.bind_body(body);
+        let iterator = self.func.iterator_element;
         let locals = self.pop_scope();
         self.func = saved;
         self.loops = saved_loops;
         self.catches = saved_catches;
         let span = stmt.span;
         let body = BStmt::new(SKind::Block { stmts: vec![stmt], locals: locals.into_iter().filter(|l| !param_locals.contains(l)).collect() }, span);
-        BoundBody { body, params: param_locals }
+        BoundBody { body, params: param_locals, iterator }
     }
 
     /// Declares a local function's signature (before its block's statements are bound, so

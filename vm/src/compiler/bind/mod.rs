@@ -6,6 +6,7 @@
 
 pub mod call;
 pub mod convert;
+pub mod definite;
 pub mod expr;
 pub mod index_range;
 pub mod init;
@@ -54,6 +55,8 @@ pub struct FuncCtx {
     /// Return types seen so far, when inferring a lambda's return type.
     pub inferred_returns: Option<Vec<TypeId>>,
     pub method: MethodId,
+    /// The element type of an iterator (a body with `yield`).
+    pub iterator_element: Option<TypeId>,
 }
 
 pub struct MethodBinder<'c> {
@@ -128,6 +131,7 @@ impl<'c> MethodBinder<'c> {
                 is_static: md.is_static(),
                 inferred_returns: None,
                 method,
+                iterator_element: None,
             },
             this_type,
             checked: false,
@@ -298,12 +302,17 @@ impl<'c> MethodBinder<'c> {
             MethodSource::None | MethodSource::Nested => return None,
         };
         self.resolve_gotos();
-        Some(BoundBody { body, params })
+        self.check_definite_assignment(&body);
+        Some(BoundBody { body, params, iterator: self.func.iterator_element })
     }
 
     /// A block or expression body of the current function.
     pub fn bind_body(&mut self, body: &ast::Body) -> BStmt {
         match body {
+            ast::Body::Block(b) if syntax::block_is_iterator(b) => {
+                self.func.iterator_element = Some(self.iterator_element_type(b.span));
+                self.bind_block(b)
+            }
             ast::Body::Block(b) => {
                 let s = self.bind_block(b);
                 self.check_all_paths_return(&s, b.span);
@@ -467,6 +476,26 @@ impl<'c> MethodBinder<'c> {
         };
         let this = BExpr::new(BKind::This, self_type, ispan);
         self.bind_constructor_call(target_type, Some(this), &args, ispan)
+    }
+
+    /// What an iterator yields: `T` of `IEnumerable<T>`/`IEnumerator<T>`, `object` for the
+    /// non-generic interfaces (CS1624 for any other return type).
+    fn iterator_element_type(&mut self, span: Span) -> TypeId {
+        let ret = self.func.return_type;
+        let wk = self.wk().clone();
+        let def = self.c.meta.types.def_of(ret);
+        if def == Some(wk.ienumerable_t) || def == Some(wk.ienumerator_t) {
+            return self.c.meta.types.args_of(ret).first().copied().unwrap_or(TypeId::ERROR);
+        }
+        if ret == wk.ienumerable || ret == wk.ienumerator {
+            return wk.object;
+        }
+        if ret != TypeId::ERROR {
+            let name = self.func_display_name();
+            let shown = self.type_name(ret);
+            self.error(span, "CS1624", format!("The body of '{name}' cannot be an iterator block because '{shown}' is not an iterator interface type"));
+        }
+        TypeId::ERROR
     }
 
     /// Reports CS0161 when a non-void method's end is reachable.

@@ -135,10 +135,14 @@ impl MethodBinder<'_> {
             StmtKind::Try { block, catches, finally } => self.bind_try(block, catches, finally.as_ref()),
             StmtKind::Using { resource, body } => return self.bind_using(resource, body, span),
             StmtKind::Lock { expr, body } => return self.bind_lock(expr, body, span),
-            StmtKind::YieldReturn(_) | StmtKind::YieldBreak => {
-                self.error(span, "CS8000", "Iterators ('yield') are not supported by cs-lite");
-                SKind::Empty
-            }
+            StmtKind::YieldReturn(e) => match self.func.iterator_element {
+                Some(elem) => SKind::YieldReturn(self.bind_expr_to(e, elem)),
+                None => {
+                    self.error(span, "CS1621", "The yield statement cannot be used inside an anonymous method or lambda expression");
+                    SKind::Empty
+                }
+            },
+            StmtKind::YieldBreak => SKind::YieldBreak,
             StmtKind::Checked(checked, b) => {
                 let saved = self.checked;
                 self.checked = *checked;
@@ -275,6 +279,10 @@ impl MethodBinder<'_> {
     }
 
     fn bind_return(&mut self, e: Option<&ast::Expr>, span: Span) -> SKind {
+        if self.func.iterator_element.is_some() {
+            self.error(span, "CS1622", "Cannot return a value from an iterator. Use the yield return statement to return a value, or yield break to end the iteration.");
+            return SKind::Empty;
+        }
         if let Some(returns) = &mut self.func.inferred_returns {
             let _ = returns;
             let v = e.map(|e| self.bind_expr(e));
@@ -310,7 +318,7 @@ impl MethodBinder<'_> {
         }
     }
 
-    fn func_display_name(&self) -> String {
+    pub fn func_display_name(&self) -> String {
         let md = self.c.meta.method(self.func.method);
         let owner = self.type_name(self.c.meta.type_def(md.owner).self_type);
         if matches!(md.kind, MethodKind::Lambda) {

@@ -24,6 +24,20 @@ pub fn stmt_contains_await(s: &ast::Stmt) -> bool {
     found.get()
 }
 
+/// Whether a block is an iterator's body: it has `yield return` or `yield break` outside
+/// nested functions.
+pub fn block_is_iterator(b: &ast::Block) -> bool {
+    let mut found = false;
+    for s in &b.stmts {
+        visit_stmt(s, &mut |_| {}, &mut |st| {
+            if matches!(st.kind, StmtKind::YieldReturn(_) | StmtKind::YieldBreak) {
+                found = true;
+            }
+        });
+    }
+    found
+}
+
 /// Whether a top-level statement has `return expr;` (outside nested functions).
 pub fn stmt_returns_value(s: &ast::Stmt) -> bool {
     let mut found = false;
@@ -215,7 +229,7 @@ fn visit_init(i: &ast::Initializer, go: &mut dyn FnMut(&ast::Expr)) {
 /// never complete; `return`/`throw`/`goto` never do).
 pub fn can_complete(s: &BStmt) -> bool {
     match &s.kind {
-        SKind::Return(_) | SKind::Throw(_) | SKind::Rethrow(_) | SKind::Goto(_) => false,
+        SKind::Return(_) | SKind::YieldBreak | SKind::Throw(_) | SKind::Rethrow(_) | SKind::Goto(_) => false,
         SKind::Switch { .. } => false,
         SKind::Block { stmts, .. } => block_can_complete(stmts),
         SKind::If { cond, then, otherwise } => {

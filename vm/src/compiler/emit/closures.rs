@@ -59,7 +59,7 @@ fn walk_stmt(s: &BStmt, f: &mut dyn FnMut(&BExpr)) {
     match &s.kind {
         SKind::Expr(e) | SKind::Throw(e) => walk_expr(e, f),
         SKind::Block { stmts, .. } => stmts.iter().for_each(|x| walk_stmt(x, f)),
-        SKind::Local { init: Some(e), .. } | SKind::Return(Some(e)) => walk_expr(e, f),
+        SKind::Local { init: Some(e), .. } | SKind::Return(Some(e)) | SKind::YieldReturn(e) => walk_expr(e, f),
         SKind::If { cond, then, otherwise } => {
             walk_expr(cond, f);
             walk_stmt(then, f);

@@ -141,6 +141,12 @@ impl FnBuilder<'_> {
             }
             BKind::New { ctor, args } => self.emit_new(e.ty, *ctor, args, dst),
             BKind::RefOf(target) => self.emit_ref(target, dst),
+            BKind::MakeIterator { body, element } => {
+                let ty = self.c.iterator_type(*element);
+                let ty = self.type_value(ty);
+                let count = self.num_args as u8;
+                self.emit(Op::MakeGenerator { dst, ty, method: *body, args: Reg(0), count });
+            }
             BKind::NewArray { sizes } => self.emit_new_array(e.ty, sizes, dst),
             BKind::ArrayLiteral { elems } => self.emit_array_literal(e.ty, elems, dst),
             BKind::DelegateNew { method, target, is_virtual, .. } => {

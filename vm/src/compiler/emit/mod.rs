@@ -45,7 +45,6 @@ struct FinallyScope {
     entry: LabelId,
     /// Jump targets routed through this finally: index in the `EndFinally` table.
     exits: Vec<Exit>,
-    table: u32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -121,8 +120,7 @@ impl Compiler {
             has_generic_context,
             method: m,
         };
-        let f = FnBuilder::build(self, &mut shared, 0, m, &body, EnvKind::Method);
-        self.install_function(m, f);
+        self.build_function(&mut shared, 0, m, &body, EnvKind::Method);
         let mut done = vec![false; shared.nested.len()];
         loop {
             let Some(i) = (0..shared.nested.len()).find(|&i| !done[i] && shared.nested_env.contains_key(&NestedId(i as u32))) else {
@@ -133,8 +131,50 @@ impl Compiler {
             let Some(nbody) = n.body else { continue };
             let env = shared.nested_env[&NestedId(i as u32)].clone();
             self.prepare_nested_method(n.method, &env);
-            let f = FnBuilder::build(self, &mut shared, i as u32 + 1, n.method, &nbody, EnvKind::Nested(env));
-            self.install_function(n.method, f);
+            self.build_function(&mut shared, i as u32 + 1, n.method, &nbody, EnvKind::Nested(env));
+        }
+    }
+
+    /// Compiles one function. An iterator becomes two: its code goes to a synthesized
+    /// method `<M>d__N` with the same signature, and `M` itself just returns an
+    /// `Iterator<T>` over its arguments.
+    fn build_function(&mut self, shared: &mut MethodShared, index: u32, m: MethodId, body: &BoundBody, env: EnvKind) {
+        let Some(element) = body.iterator else {
+            let f = FnBuilder::build(self, shared, index, m, body, env);
+            self.install_function(m, f);
+            return;
+        };
+        let code = self.iterator_body_method(m);
+        let f = FnBuilder::build(self, shared, index, m, body, env.clone());
+        self.install_function(code, f);
+        let ret = self.meta.method(m).ret;
+        let span = body.body.span;
+        let make = BExpr::new(BKind::MakeIterator { body: code, element }, ret, span);
+        let stub = BoundBody { body: BStmt::new(SKind::Return(Some(make)), span), params: body.params.clone(), iterator: None };
+        let f = FnBuilder::build(self, shared, index, m, &stub, env);
+        self.install_function(m, f);
+    }
+
+    /// The method that holds an iterator's code: `M`'s signature, named as Roslyn names the
+    /// iterator class (`<M>d__N`, N the method's index).
+    fn iterator_body_method(&mut self, m: MethodId) -> MethodId {
+        let mut def = self.meta.method(m).clone();
+        def.name = format!("<{}>d__{}", def.name, m.index());
+        def.flags.set(crate::metadata::Flags::SYNTHESIZED);
+        def.vtable_slot = None;
+        def.flags = crate::metadata::Flags(def.flags.0 & !(crate::metadata::Flags::VIRTUAL | crate::metadata::Flags::OVERRIDE | crate::metadata::Flags::ABSTRACT));
+        def.body = MethodBody::None;
+        let id = MethodId(self.meta.methods.len() as u32);
+        self.meta.methods.push(def);
+        self.method_src.push(super::sources::MethodSource::Nested);
+        id
+    }
+
+    /// `System.Runtime.CompilerServices.Iterator<element>`.
+    pub fn iterator_type(&mut self, element: TypeId) -> TypeId {
+        match self.namespaces.find_type("System.Runtime.CompilerServices", "Iterator", 1) {
+            Some(def) => self.meta.types.named(def, &[element]),
+            None => TypeId::ERROR,
         }
     }
 

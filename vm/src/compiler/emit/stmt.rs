@@ -23,6 +23,8 @@ impl FnBuilder<'_> {
             SKind::Loop { cond, body, update, brk, cont, test_first } => {
                 self.emit_loop(cond.as_ref(), body, update, *brk, *cont, *test_first)
             }
+            SKind::YieldReturn(e) => self.emit_yield_return(e),
+            SKind::YieldBreak => self.emit_return(None),
             SKind::Return(v) => {
                 let r = v.as_ref().map(|e| self.emit_value(e));
                 self.emit_return(r);
@@ -191,6 +193,20 @@ impl FnBuilder<'_> {
         self.emit_goto(default);
     }
 
+    /// `yield return e;`: suspend with the value; when `Dispose` resumes the frame, leave
+    /// as `yield break` does (through the `finally` blocks around this point).
+    fn emit_yield_return(&mut self, e: &BExpr) {
+        let m = self.mark();
+        let value = self.emit_value(e);
+        let resume = self.alloc_reg();
+        self.emit(Op::YieldReturn { src: value, resume });
+        let go_on = self.new_label();
+        self.emit_jump(Op::JumpIfFalse { cond: resume, target: Target(0) }, go_on);
+        self.emit_return(None);
+        self.place_label(go_on);
+        self.free_to(m);
+    }
+
     // ---- try/catch/finally -----------------------------------------------------------------
 
     fn emit_try(&mut self, body: &BStmt, catches: &[BCatch], finally: Option<&BStmt>) {
@@ -251,7 +267,7 @@ impl FnBuilder<'_> {
         let pending = self.alloc_reg();
         let entry = self.new_label();
         let table = self.add_table(JumpTable { low: 0, targets: Vec::new() });
-        self.finally_stack.push(FinallyScope { pending, entry, exits: Vec::new(), table });
+        self.finally_stack.push(FinallyScope { pending, entry, exits: Vec::new() });
         let start = self.pc();
         body(self);
         let end_pc = self.pc();

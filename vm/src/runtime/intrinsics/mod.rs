@@ -8,6 +8,7 @@ pub mod console;
 pub mod enums;
 pub mod format;
 pub mod hashing;
+pub mod iterators;
 pub mod math;
 pub mod numbers;
 pub mod objects;
@@ -19,7 +20,9 @@ use std::sync::LazyLock;
 use super::native::{NativeEntry, NativeFn, NativeId};
 
 static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
+    // Iterators first: the interpreter knows `MoveNext` and `Dispose` by their fixed ids.
     let areas: &[&[NativeEntry]] = &[
+        iterators::ENTRIES,
         console::ENTRIES,
         format::ENTRIES,
         objects::ENTRIES,
