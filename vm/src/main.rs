@@ -18,9 +18,10 @@ usage: vm run [OPTIONS] FILE [ARGS...]
 
 options:
   --lowering=classic|runtime   how async methods are lowered when no attribute decides
-  --cpus N                     Environment.ProcessorCount of the simulated machine (default 4)
+  --cpus N                     Environment.ProcessorCount of the simulated machine (default 2)
   --seed N                     seed for new Random() (default 0)
   --stats                      print allocation statistics after the run
+  --max-steps N                stop after about N loop iterations (for untrusted programs)
 ";
 
 /// A command-line mistake: printed with the usage text, exit code 2.
@@ -77,6 +78,7 @@ fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
             "--cpus" => vm.cpus = parse_number(flag, &value()?)?,
             "--seed" => vm.seed = parse_number(flag, &value()?)?,
             "--stats" => vm.stats = true,
+            "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
             "--" => {
                 i += 1;
                 break;

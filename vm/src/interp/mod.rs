@@ -16,6 +16,9 @@ use crate::runtime::value::Value;
 use crate::runtime::Vm;
 use arith::ArithError;
 
+/// Backward jumps a thread may take before the scheduler is asked what runs next.
+pub const FUEL_PER_SLICE: u64 = 10_000;
+
 /// How an invocation ended other than by returning.
 #[derive(Debug)]
 pub enum InvokeError {
@@ -33,6 +36,8 @@ enum Flow {
     Continue,
     /// The entry frame returned this value.
     Return(Value),
+    /// The thread spent its fuel (loop iterations): the scheduler decides what runs next.
+    OutOfFuel,
 }
 
 impl Vm {
@@ -99,10 +104,21 @@ impl Vm {
             let func = &functions[frame.func.0 as usize];
             match self.run_frame(func, frame) {
                 Ok(Flow::Continue) => {}
+                Ok(Flow::OutOfFuel) => self.refuel()?,
                 Ok(Flow::Return(v)) => return Ok(v),
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// A new slice of fuel, unless the run's step budget (`--max-steps`) is spent.
+    fn refuel(&mut self) -> Result<(), InvokeError> {
+        self.steps_taken += FUEL_PER_SLICE;
+        if self.options.max_steps.is_some_and(|max| self.steps_taken >= max) {
+            return Err(InvokeError::Fatal(format!("the program ran more than {} loop iterations (--max-steps)", self.steps_taken)));
+        }
+        self.thread.fuel = FUEL_PER_SLICE;
+        Ok(())
     }
 
     /// Executes instructions of the top frame until it calls, returns or throws.
@@ -121,6 +137,21 @@ impl Vm {
                     f.pc = pc as u32;
                 }
             };
+        }
+        // A jump; a backward one (a loop) spends fuel, and an empty tank ends the slice.
+        macro_rules! jump {
+            ($target:expr) => {{
+                let target = $target;
+                if target < pc {
+                    self.thread.fuel = self.thread.fuel.saturating_sub(1);
+                    if self.thread.fuel == 0 {
+                        pc = target;
+                        save_pc!();
+                        return Ok(Flow::OutOfFuel);
+                    }
+                }
+                pc = target;
+            }};
         }
         // Throw a C# exception from the current instruction (`pc` is already past it).
         macro_rules! throw {
@@ -221,25 +252,25 @@ impl Vm {
                     r!(dst) = arith!(arith::convert(r!(src), to, true))
                 }
 
-                Op::Jump { target } => pc = target.0 as usize,
+                Op::Jump { target } => jump!(target.0 as usize),
                 Op::JumpIfTrue { cond, target } => {
                     if matches!(r!(cond), Value::Bool(true)) {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfFalse { cond, target } => {
                     if matches!(r!(cond), Value::Bool(false)) {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfNull { src, target } => {
                     if r!(src).is_null() {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfNotNull { src, target } => {
                     if !r!(src).is_null() {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfLt { a, b, target } => {
@@ -248,17 +279,17 @@ impl Vm {
                         _ => cmp!(a, b, |o| o.is_lt()),
                     };
                     if taken {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfLe { a, b, target } => {
                     if cmp!(a, b, |o| o.is_le()) {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfGt { a, b, target } => {
                     if cmp!(a, b, |o| o.is_gt()) {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfGe { a, b, target } => {
@@ -267,24 +298,24 @@ impl Vm {
                         _ => cmp!(a, b, |o| o.is_ge()),
                     };
                     if taken {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfEq { a, b, target } => {
                     if arith::equal(r!(a), r!(b)) {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfNe { a, b, target } => {
                     if !arith::equal(r!(a), r!(b)) {
-                        pc = target.0 as usize;
+                        jump!(target.0 as usize);
                     }
                 }
                 Op::Switch { src, table } => {
                     if let (Some(v), Some(t)) = (r!(src).as_i64(), func.tables.get(table as usize)) {
                         let i = v.wrapping_sub(t.low);
                         if i >= 0 && (i as usize) < t.targets.len() {
-                            pc = t.targets[i as usize].0 as usize;
+                            jump!(t.targets[i as usize].0 as usize);
                         }
                     }
                 }

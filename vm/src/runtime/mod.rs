@@ -58,6 +58,8 @@ pub struct Vm {
     pub literals: HashMap<String, GcRef>,
     pub exception_layout: ExceptionLayout,
     pub options: VmOptions,
+    /// Loop iterations run so far (counted a slice at a time).
+    pub steps_taken: u64,
 }
 
 impl Vm {
@@ -72,6 +74,7 @@ impl Vm {
             literals: HashMap::new(),
             exception_layout: ExceptionLayout::default(),
             options,
+            steps_taken: 0,
         }
     }
 

@@ -14,10 +14,12 @@ pub struct VmOptions {
     pub program_name: String,
     /// Arguments after the program file, passed to `Main(string[] args)`.
     pub args: Vec<String>,
+    /// Stop the program (as an internal error) after about this many loop iterations.
+    pub max_steps: Option<u64>,
 }
 
 impl Default for VmOptions {
     fn default() -> Self {
-        VmOptions { cpus: 4, seed: 0, stats: false, program_name: "program".to_string(), args: Vec::new() }
+        VmOptions { cpus: 2, seed: 0, stats: false, program_name: "program".to_string(), args: Vec::new(), max_steps: None }
     }
 }

@@ -52,12 +52,19 @@ pub struct Frame {
 /// crashes with "Stack overflow."; so does the VM).
 pub const MAX_FRAMES: usize = 20_000;
 
-#[derive(Default)]
 pub struct ThreadState {
     pub regs: Vec<crate::runtime::value::Value>,
     pub frames: Vec<Frame>,
     /// The exception being unwound and where it will be caught.
     pub unwind: Option<UnwindTarget>,
+    /// Loop iterations left in this thread's time slice.
+    pub fuel: u64,
+}
+
+impl Default for ThreadState {
+    fn default() -> Self {
+        ThreadState { regs: Vec::new(), frames: Vec::new(), unwind: None, fuel: crate::interp::FUEL_PER_SLICE }
+    }
 }
 
 impl ThreadState {
