@@ -49,6 +49,10 @@ pub struct Function {
     pub method: MethodId,
     /// A readable name for listings and traces (`Program.Main`, `<Main>b__0_0`).
     pub name: String,
+    /// User code: its loops spend fuel, so the scheduler can switch threads there. The
+    /// standard library's code is never interrupted, which makes its synchronization
+    /// primitives simple (a thread only gives up the CPU where it parks).
+    pub preemptible: bool,
     pub code: Vec<Op>,
     /// The constant pool after loading (strings are heap references, pinned by the VM).
     pub consts: Vec<Value>,

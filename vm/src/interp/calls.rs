@@ -49,7 +49,7 @@ impl Vm {
                         self.maybe_collect();
                         Ok(Flow::Continue)
                     }
-                    Err(e) => self.native_failure(e, call_pc),
+                    Err(e) => self.native_failure(e, call_pc, dst),
                 }
             }
             MethodBody::None => Err(InvokeError::Fatal(format!(
@@ -271,21 +271,25 @@ impl Vm {
         true
     }
 
-    /// Runs `ty`'s static constructor now if it has not started (the host does this for
-    /// the entry point's class before `Main`).
-    pub fn run_static_constructor(&mut self, ty: TypeId) -> Result<(), InvokeError> {
-        if !self.needs_type_init(ty) {
-            return Ok(());
+    /// Starts `ty`'s static constructor on top of the current frames if it has not started
+    /// (the host does this for the entry point's class before `Main`).
+    pub fn begin_type_initialization(&mut self, ty: TypeId) {
+        if self.needs_type_init(ty) {
+            self.start_type_init(ty);
         }
-        let cctor = self.meta.types.def_of(ty).and_then(|d| self.meta.type_def(d).static_ctor);
-        let Some(cctor) = cctor else {
-            self.set_init_state(ty, InitState::Done);
-            return Ok(());
+    }
+
+    /// Pushes `method`'s first frame as a thread's bottom frame (it does not run yet).
+    pub fn start_frame(&mut self, method: MethodId, args: &[Value]) -> Result<(), String> {
+        let MethodBody::Bytecode(fid) = self.meta.method(method).body else {
+            return Err(format!("{} cannot start a thread", self.meta.method(method).name));
         };
-        self.set_init_state(ty, InitState::Running);
-        let result = self.invoke(cctor, &[]);
-        self.set_init_state(ty, InitState::Done);
-        result.map(|_| ())
+        let base = self.free_register_base();
+        let nregs = self.functions[fid.0 as usize].num_regs as usize;
+        self.thread.ensure_regs(base + nregs.max(args.len()) + 1);
+        self.thread.regs[base..base + args.len()].copy_from_slice(args);
+        self.thread.frames.push(Frame { func: fid, pc: 0, base: base as u32, ret: Reg(0), kind: FrameKind::Entry });
+        Ok(())
     }
 
     #[cold]

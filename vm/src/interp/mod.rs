@@ -38,7 +38,24 @@ enum Flow {
     Return(Value),
     /// The thread spent its fuel (loop iterations): the scheduler decides what runs next.
     OutOfFuel,
+    /// The thread parked; the scheduler runs another.
+    Park,
 }
+
+/// How a thread's time slice ended.
+pub enum SliceEnd {
+    /// Its entry frame returned this value: the thread is done.
+    Finished(Value),
+    /// It parked, or its fuel ran out (it stays runnable).
+    Parked,
+    Preempted,
+    /// An exception escaped the thread.
+    Unhandled(Value),
+    Exit(i32),
+    Fatal(String),
+}
+
+const CANNOT_BLOCK: &str = "a thread blocked where the VM cannot switch threads (inside a call made by the runtime)";
 
 impl Vm {
     /// Calls `method` with `args` (receiver first) and runs it to completion.
@@ -83,11 +100,12 @@ impl Vm {
             }
             NativeError::Exit(c) => InvokeError::Exit(c),
             NativeError::Fatal(m) => InvokeError::Fatal(m),
+            NativeError::Park { .. } | NativeError::Yield => InvokeError::Fatal(CANNOT_BLOCK.into()),
         }
     }
 
     /// The first register above every frame's window.
-    fn free_register_base(&self) -> usize {
+    pub(crate) fn free_register_base(&self) -> usize {
         self.thread
             .frames
             .last()
@@ -105,8 +123,36 @@ impl Vm {
             match self.run_frame(func, frame) {
                 Ok(Flow::Continue) => {}
                 Ok(Flow::OutOfFuel) => self.refuel()?,
+                Ok(Flow::Park) => return Err(InvokeError::Fatal(CANNOT_BLOCK.into())),
                 Ok(Flow::Return(v)) => return Ok(v),
                 Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Runs the current green thread until its bottom frame returns, it parks, or its fuel
+    /// runs out (the scheduler's unit of work).
+    pub fn run_slice(&mut self) -> SliceEnd {
+        let functions = self.functions.clone();
+        loop {
+            let Some(&frame) = self.thread.frames.last() else {
+                return SliceEnd::Fatal("a thread without frames".into());
+            };
+            let func = &functions[frame.func.0 as usize];
+            match self.run_frame(func, frame) {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::OutOfFuel) => {
+                    return match self.refuel() {
+                        Ok(()) => SliceEnd::Preempted,
+                        Err(InvokeError::Fatal(m)) => SliceEnd::Fatal(m),
+                        Err(_) => SliceEnd::Preempted,
+                    };
+                }
+                Ok(Flow::Park) => return SliceEnd::Parked,
+                Ok(Flow::Return(v)) => return SliceEnd::Finished(v),
+                Err(InvokeError::Exception(e)) => return SliceEnd::Unhandled(e),
+                Err(InvokeError::Exit(code)) => return SliceEnd::Exit(code),
+                Err(InvokeError::Fatal(m)) => return SliceEnd::Fatal(m),
             }
         }
     }
@@ -142,7 +188,7 @@ impl Vm {
         macro_rules! jump {
             ($target:expr) => {{
                 let target = $target;
-                if target < pc {
+                if target < pc && func.preemptible {
                     self.thread.fuel = self.thread.fuel.saturating_sub(1);
                     if self.thread.fuel == 0 {
                         pc = target;
@@ -540,7 +586,7 @@ impl Vm {
                         }
                         Err(e) => {
                             save_pc!();
-                            return self.native_failure(e, pc as u32 - 1);
+                            return self.native_failure(e, pc as u32 - 1, dst);
                         }
                     }
                 }
@@ -572,7 +618,7 @@ impl Vm {
                         }
                         Err(e) => {
                             save_pc!();
-                            return self.native_failure(e, pc as u32 - 1);
+                            return self.native_failure(e, pc as u32 - 1, dst);
                         }
                     }
                 }

@@ -177,9 +177,16 @@ impl Vm {
         InvokeError::Exception(exc)
     }
 
-    /// Turns an intrinsic's failure at instruction `pc` into a throw, an exit or a fault.
-    pub(super) fn native_failure(&mut self, e: NativeError, pc: u32) -> Result<Flow, InvokeError> {
+    /// Turns an intrinsic's failure at instruction `pc` into a throw, an exit, a fault, or
+    /// (for the threading intrinsics) parking or yielding the thread, its call's result
+    /// due in `dst` once it is unparked.
+    pub(super) fn native_failure(&mut self, e: NativeError, pc: u32, dst: crate::bytecode::Reg) -> Result<Flow, InvokeError> {
         match e {
+            NativeError::Park { timeout, interruptible } => {
+                self.sched.park_current(dst, timeout, interruptible);
+                Ok(Flow::Park)
+            }
+            NativeError::Yield => Ok(Flow::OutOfFuel),
             NativeError::Throw(exc) => self.throw_from_current(exc, pc, false),
             NativeError::ThrowNew(kind, msg) => {
                 let exc = self.new_exception(kind, Some(&msg));

@@ -289,4 +289,17 @@ impl Metadata {
     pub fn property(&self, id: PropertyId) -> &PropertyDef {
         &self.properties[id.index()]
     }
+
+    /// A top-level type by namespace and name (the runtime's way to find library types).
+    pub fn find_type_def(&self, namespace: &str, name: &str) -> Option<TypeDefId> {
+        self.type_defs
+            .iter()
+            .position(|d| d.namespace == namespace && d.name == name && d.declaring_type.is_none())
+            .map(|i| TypeDefId(i as u32))
+    }
+
+    /// The slot of an instance field declared by `def`.
+    pub fn instance_field_slot(&self, def: TypeDefId, name: &str) -> Option<u32> {
+        self.type_def(def).fields.iter().map(|&f| self.field(f)).find(|f| f.name == name && !f.is_static()).map(|f| f.slot)
+    }
 }

@@ -3,7 +3,8 @@
 
 use super::value::Value;
 use super::Vm;
-use crate::interp::InvokeError;
+use super::scheduler::Status;
+use crate::interp::SliceEnd;
 use crate::metadata::{Flags, MethodId, TypeKind};
 
 /// The exit code of a process killed by an unhandled exception (`SIGABRT`), as `dotnet`
@@ -13,36 +14,108 @@ pub const UNHANDLED_EXCEPTION_EXIT_CODE: i32 = 134;
 /// The exit code when the VM itself fails (a bug, never the program's fault).
 pub const INTERNAL_ERROR_EXIT_CODE: i32 = 70;
 
+/// The exit code after a deadlock report (.NET would hang instead).
+pub const DEADLOCK_EXIT_CODE: i32 = 3;
+
 impl Vm {
-    /// Runs `Main` to completion and returns the process exit code.
+    /// Runs the program: `Main` on thread 1 and every thread it starts, until `Main` has
+    /// returned and no foreground thread is left (background threads are abandoned, as
+    /// .NET does). Returns the process exit code.
     pub fn run_entry_point(&mut self, main: MethodId) -> i32 {
         let args = self.entry_arguments(main);
-        let outcome = self.run_main_class_constructor(main).and_then(|()| self.invoke(main, &args));
-        let code = match outcome {
-            Ok(Value::I32(code)) => code,
-            Ok(_) => 0,
-            Err(InvokeError::Exit(code)) => code,
-            Err(InvokeError::Exception(exc)) => {
-                self.report_unhandled(exc);
-                UNHANDLED_EXCEPTION_EXIT_CODE
-            }
-            Err(InvokeError::Fatal(message)) => {
-                self.write_stderr(&format!("vm: internal error: {message}\n"));
-                INTERNAL_ERROR_EXIT_CODE
-            }
-        };
+        if let Err(message) = self.start_frame(main, &args) {
+            return self.internal_error(&message);
+        }
+        self.initialize_main_class(main);
+        self.sched.make_runnable(0);
+        let code = self.schedule();
         self.flush();
         code
     }
 
+    /// The scheduler loop: run threads, move the virtual clock when none can run.
+    fn schedule(&mut self) -> i32 {
+        let mut main_code = None;
+        loop {
+            if main_code.is_some() && !self.sched.alive_foreground() {
+                return main_code.unwrap_or(0);
+            }
+            let Some(t) = self.sched.pick() else {
+                match self.sched.next_timeout() {
+                    Some(due) => {
+                        for woken in self.sched.advance_to(due) {
+                            self.unpark_with(woken, Value::Bool(false));
+                        }
+                        continue;
+                    }
+                    None => return self.report_deadlock(),
+                }
+            };
+            self.switch_to(t);
+            match self.run_slice() {
+                SliceEnd::Finished(v) => {
+                    self.thread_finished(t);
+                    if t == 0 {
+                        main_code = Some(match v {
+                            Value::I32(code) => code,
+                            _ => 0,
+                        });
+                    }
+                }
+                SliceEnd::Parked => {}
+                SliceEnd::Preempted => self.sched.make_runnable(t),
+                SliceEnd::Unhandled(exc) => {
+                    self.report_unhandled(exc);
+                    return UNHANDLED_EXCEPTION_EXIT_CODE;
+                }
+                SliceEnd::Exit(code) => return code,
+                SliceEnd::Fatal(message) => return self.internal_error(&message),
+            }
+        }
+    }
+
+    fn thread_finished(&mut self, t: usize) {
+        self.sched.threads[t].status = Status::Finished;
+        for j in std::mem::take(&mut self.sched.threads[t].joiners) {
+            self.unpark_with(j, Value::Bool(true));
+        }
+    }
+
+    fn internal_error(&mut self, message: &str) -> i32 {
+        self.write_stderr(&format!("vm: internal error: {message}\n"));
+        INTERNAL_ERROR_EXIT_CODE
+    }
+
+    /// Every thread waits and nothing can wake one: print what each waits in and stop,
+    /// instead of hanging as .NET would.
+    fn report_deadlock(&mut self) -> i32 {
+        let mut text = String::from("Deadlock: every thread is waiting and no thread or timer can wake one.\n");
+        let current = self.sched.current;
+        for i in 0..self.sched.threads.len() {
+            if !matches!(self.sched.threads[i].status, Status::Parked { .. }) {
+                continue;
+            }
+            let frames: Vec<(MethodId, u32)> = {
+                let state = if i == current { &self.thread } else { &self.sched.threads[i].state };
+                state.frames.iter().rev().map(|f| (self.functions[f.func.0 as usize].method, f.pc.saturating_sub(1))).collect()
+            };
+            text.push_str(&format!("  thread {} is waiting:\n", self.sched.threads[i].id));
+            for (m, pc) in frames {
+                text.push_str(&format!("  {}\n", self.frame_line(m, pc)));
+            }
+        }
+        self.write_stderr(&text);
+        DEADLOCK_EXIT_CODE
+    }
+
     /// A class with an explicit static constructor is initialised before its `Main` runs.
-    fn run_main_class_constructor(&mut self, main: MethodId) -> Result<(), InvokeError> {
+    fn initialize_main_class(&mut self, main: MethodId) {
         let owner = self.meta.type_def(self.meta.method(main).owner);
         if !owner.flags.has(Flags::EXPLICIT_CCTOR) || !owner.type_params.is_empty() {
-            return Ok(());
+            return;
         }
         let ty = owner.self_type;
-        self.run_static_constructor(ty)
+        self.begin_type_initialization(ty);
     }
 
     /// `Main(string[] args)` receives the program's arguments; `Main()` nothing.

@@ -12,6 +12,7 @@ pub mod native;
 pub mod numerics;
 pub mod object;
 pub mod options;
+pub mod scheduler;
 pub mod strings;
 pub mod thread;
 pub mod type_names;
@@ -60,6 +61,11 @@ pub struct Vm {
     pub options: VmOptions,
     /// Loop iterations run so far (counted a slice at a time).
     pub steps_taken: u64,
+    /// The green threads and the virtual clock.
+    pub sched: scheduler::Scheduler,
+    /// The lock `Monitor` keeps for each object ever locked (CoreLib's sync blocks); both
+    /// sides are kept alive.
+    pub object_locks: HashMap<GcRef, Value>,
 }
 
 impl Vm {
@@ -73,8 +79,10 @@ impl Vm {
             sinks,
             literals: HashMap::new(),
             exception_layout: ExceptionLayout::default(),
+            sched: scheduler::Scheduler::new(options.seed),
             options,
             steps_taken: 0,
+            object_locks: HashMap::new(),
         }
     }
 
@@ -91,6 +99,15 @@ impl Vm {
         let top = self.live_register_top();
         for i in 0..top {
             let v = self.thread.regs[i];
+            self.heap.mark(v);
+        }
+        let mut others = Vec::new();
+        self.sched.for_each_root(|v| others.push(v));
+        for v in others {
+            self.heap.mark(v);
+        }
+        for (&k, &v) in &self.object_locks {
+            self.heap.mark(Value::Ref(k));
             self.heap.mark(v);
         }
         for f in &self.thread.frames {
@@ -148,5 +165,30 @@ impl Vm {
     pub fn flush(&mut self) {
         let _ = self.sinks.stdout.flush();
         let _ = self.sinks.stderr.flush();
+    }
+}
+
+impl Vm {
+    /// Makes thread `t` the running one: its state moves into `self.thread`.
+    pub fn switch_to(&mut self, t: usize) {
+        if t == self.sched.current {
+            return;
+        }
+        let cur = self.sched.current;
+        std::mem::swap(&mut self.thread, &mut self.sched.threads[cur].state);
+        std::mem::swap(&mut self.thread, &mut self.sched.threads[t].state);
+        self.sched.current = t;
+    }
+
+    /// Makes a parked thread runnable; its parked call completes with `value`.
+    pub fn unpark_with(&mut self, t: usize, value: Value) {
+        let th = &mut self.sched.threads[t];
+        if let (Some(dst), Some(frame)) = (th.parked_dst.take(), th.state.frames.last()) {
+            let i = frame.base as usize + dst.0 as usize;
+            if let Some(r) = th.state.regs.get_mut(i) {
+                *r = value;
+            }
+        }
+        self.sched.make_runnable(t);
     }
 }

@@ -24,6 +24,12 @@ pub enum NativeError {
     Exit(i32),
     /// A VM invariant broke (a bug, never a user error): stop with this message.
     Fatal(String),
+    /// Block the calling thread: the call completes when another thread unparks it (with
+    /// `true`) or, after `timeout` ticks, by itself (with `false`). Only `interruptible`
+    /// parks can be ended by `Unpark`.
+    Park { timeout: Option<i64>, interruptible: bool },
+    /// Let other runnable threads go first (`Thread.Yield`, `Thread.Sleep(0)`).
+    Yield,
 }
 
 /// Exceptions intrinsics raise by kind (resolved to stdlib types by the VM).

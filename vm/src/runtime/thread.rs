@@ -76,3 +76,20 @@ impl ThreadState {
         }
     }
 }
+
+impl ThreadState {
+    /// The heap references a thread that is not running holds: its registers (all of them;
+    /// a stale one only delays a collection), its suspended iterators and the exception it
+    /// is unwinding.
+    pub fn for_each_root(&self, f: &mut impl FnMut(crate::runtime::value::Value)) {
+        self.regs.iter().for_each(|&v| f(v));
+        for fr in &self.frames {
+            if let FrameKind::Generator { iterator, .. } = fr.kind {
+                f(crate::runtime::value::Value::Ref(iterator));
+            }
+        }
+        if let Some(u) = self.unwind {
+            f(u.exception);
+        }
+    }
+}

@@ -504,12 +504,36 @@ impl MethodBinder<'_> {
                 Bound::Value(BExpr::error(span))
             }
             other => {
+                if let Some(b) = self.color_color(target, &other, name, span) {
+                    return b;
+                }
                 let recv = self.to_value(other, target.span);
                 if recv.is_error() {
                     return Bound::Value(BExpr::error(span));
                 }
                 self.bind_instance_member(recv, name, span, false)
             }
+        }
+    }
+
+    /// C#'s "Color Color" rule: in `Color.Red`, where `Color` names both a member of type
+    /// `Color` and the type itself, a static member of the type wins.
+    fn color_color(&mut self, target: &ast::Expr, bound: &Bound, name: &ast::NameSegment, span: Span) -> Option<Bound> {
+        let ExprKind::Name(seg) = &target.kind else { return None };
+        let ty = match bound {
+            Bound::Value(v) => v.ty,
+            Bound::Property(p) => self.c.meta.property(p.prop).ty,
+            _ => return None,
+        };
+        let def = self.c.meta.types.def_of(ty)?;
+        if self.c.meta.type_def(def).name != seg.name.name || !seg.type_args.is_empty() {
+            return None;
+        }
+        match self.lookup_member(ty, &name.name.name)? {
+            Member::Field(f, _) if self.c.meta.field(f).is_static() => Some(self.bind_type_member(ty, name, span)),
+            Member::Property(p, _) if self.c.meta.property(p).flags.has(Flags::STATIC) => Some(self.bind_type_member(ty, name, span)),
+            Member::Type(_) => Some(self.bind_type_member(ty, name, span)),
+            _ => None,
         }
     }
 

@@ -441,9 +441,11 @@ impl<'a> FnBuilder<'a> {
             .collect();
         let md = self.c.meta.method(self.method);
         let owner = self.c.meta.def_full_name(md.owner);
+        let preemptible = !self.c.meta.type_def(md.owner).flags.has(crate::metadata::Flags::LIBRARY);
         Function {
             method: self.method,
             name: format!("{owner}.{}", md.name),
+            preemptible,
             code: self.code,
             consts: Vec::new(),
             pool: self.pool,

@@ -11,7 +11,7 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Environment.Exit", func: exit },
     NativeEntry { name: "Environment.FailFast", func: fail_fast },
     NativeEntry { name: "Environment.ProcessorCount", func: processor_count },
-    NativeEntry { name: "Environment.CurrentManagedThreadId", func: current_thread_id },
+    NativeEntry { name: "Environment.CurrentManagedThreadId", func: super::threading::current_managed_thread_id },
     NativeEntry { name: "Environment.GetCommandLineArgs", func: command_line_args },
 ];
 
@@ -47,10 +47,6 @@ fn fail_fast(vm: &mut Vm, args: &[Value]) -> NativeResult {
 
 fn processor_count(vm: &mut Vm, _: &[Value]) -> NativeResult {
     Ok(Value::I32(vm.options.cpus as i32))
-}
-
-fn current_thread_id(_: &mut Vm, _: &[Value]) -> NativeResult {
-    Ok(Value::I32(1))
 }
 
 fn command_line_args(vm: &mut Vm, _: &[Value]) -> NativeResult {

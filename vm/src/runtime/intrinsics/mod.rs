@@ -14,6 +14,7 @@ pub mod numbers;
 pub mod objects;
 pub mod strings;
 pub mod support;
+pub mod threading;
 
 use std::sync::LazyLock;
 
@@ -32,6 +33,7 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
         math::ENTRIES,
         arrays::ENTRIES,
         hashing::ENTRIES,
+        threading::ENTRIES,
     ];
     areas.iter().flat_map(|a| a.iter()).collect()
 });

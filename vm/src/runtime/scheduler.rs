@@ -1,0 +1,208 @@
+//! Green threads on a virtual clock. Every managed thread (main, `new Thread`, pool
+//! workers, the timer thread) is a [`ThreadState`] here; one runs at a time, in the VM's
+//! `thread` field, until it finishes, parks, or spends its fuel. Time is virtual: it only
+//! moves when no thread can run, jumping to the next timeout, so `Thread.Sleep(1000)`
+//! takes no real time and every run of a program interleaves the same way.
+//!
+//! Parking follows `LockSupport`: `Park` consumes a permit or blocks until `Unpark` (or its
+//! timeout) makes the thread runnable again; the parked call then completes with the value
+//! the waker supplies. Everything else (locks, events, the thread pool, timers, tasks) is
+//! built on this in cs-lite.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::heap::GcRef;
+use super::thread::ThreadState;
+use super::value::Value;
+use crate::bytecode::Reg;
+
+/// Ticks (100 ns) per millisecond, as `TimeSpan` and `Stopwatch` count.
+pub const TICKS_PER_MS: i64 = 10_000;
+
+/// The managed id the first thread created after `Main` starts gets (.NET reserves 2 and 3
+/// for the finalizer and tiered-compilation threads).
+pub const FIRST_USER_THREAD_ID: i32 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Created, not started.
+    Unstarted,
+    /// Waiting in the run queue or running.
+    Runnable,
+    /// Blocked in `Park` until unparked or (if `interruptible` is false, only) its timeout.
+    Parked { interruptible: bool },
+    Finished,
+}
+
+/// One green thread.
+pub struct ManagedThread {
+    /// Its execution state while it is not running (the running one's is `Vm::thread`).
+    pub state: ThreadState,
+    /// The `System.Threading.Thread` object, once anyone asked for it.
+    pub object: Option<GcRef>,
+    pub id: i32,
+    pub status: Status,
+    /// An `Unpark` that arrived before `Park`.
+    pub permit: bool,
+    pub background: bool,
+    /// The register of the call that parked, which receives the waker's value.
+    pub parked_dst: Option<Reg>,
+    /// Bumped on every park, so a stale timeout does not wake a later park.
+    pub park_generation: u64,
+    /// Threads blocked in `Join` on this one.
+    pub joiners: Vec<usize>,
+}
+
+impl ManagedThread {
+    pub fn new(id: i32, background: bool) -> ManagedThread {
+        ManagedThread {
+            state: ThreadState::default(),
+            object: None,
+            id,
+            status: Status::Unstarted,
+            permit: false,
+            background,
+            parked_dst: None,
+            park_generation: 0,
+            joiners: Vec::new(),
+        }
+    }
+}
+
+/// A timeout: wake `thread` at `due` if it is still in park number `generation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Timeout {
+    due: i64,
+    seq: u64,
+    thread: usize,
+    generation: u64,
+}
+
+pub struct Scheduler {
+    pub threads: Vec<ManagedThread>,
+    /// The running thread's index in `threads`.
+    pub current: usize,
+    run_queue: VecDeque<usize>,
+    /// Virtual time in ticks since the program started.
+    pub now: i64,
+    timeouts: BinaryHeap<Reverse<Timeout>>,
+    seq: u64,
+    next_id: i32,
+    /// `--seed`: 0 runs threads in FIFO order; anything else picks among the runnable
+    /// ones with this generator, reproducibly.
+    rng: u64,
+}
+
+impl Scheduler {
+    pub fn new(seed: u64) -> Scheduler {
+        let mut main = ManagedThread::new(1, false);
+        main.status = Status::Runnable;
+        Scheduler {
+            threads: vec![main],
+            current: 0,
+            run_queue: VecDeque::new(),
+            now: 0,
+            timeouts: BinaryHeap::new(),
+            seq: 0,
+            next_id: FIRST_USER_THREAD_ID,
+            rng: seed,
+        }
+    }
+
+    /// A new unstarted thread; returns its index.
+    pub fn create(&mut self, background: bool) -> usize {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.threads.push(ManagedThread::new(id, background));
+        self.threads.len() - 1
+    }
+
+    pub fn make_runnable(&mut self, t: usize) {
+        self.threads[t].status = Status::Runnable;
+        self.run_queue.push_back(t);
+    }
+
+    /// The next thread to run, if any is runnable.
+    pub fn pick(&mut self) -> Option<usize> {
+        if self.run_queue.is_empty() {
+            return None;
+        }
+        let i = if self.rng == 0 {
+            0
+        } else {
+            self.rng ^= self.rng << 13;
+            self.rng ^= self.rng >> 7;
+            self.rng ^= self.rng << 17;
+            (self.rng % self.run_queue.len() as u64) as usize
+        };
+        self.run_queue.remove(i)
+    }
+
+    /// Parks the current thread (it already gave up the CPU); with `timeout` it wakes by
+    /// itself at `now + timeout`, its call completing with `timeout_value`.
+    pub fn park_current(&mut self, dst: Reg, timeout: Option<i64>, interruptible: bool) {
+        let t = self.current;
+        let th = &mut self.threads[t];
+        th.status = Status::Parked { interruptible };
+        th.parked_dst = Some(dst);
+        th.park_generation += 1;
+        if let Some(ticks) = timeout {
+            self.seq += 1;
+            let generation = th.park_generation;
+            self.timeouts.push(Reverse(Timeout { due: self.now + ticks.max(0), seq: self.seq, thread: t, generation }));
+        }
+    }
+
+    /// The earliest pending timeout that still matters.
+    pub fn next_timeout(&mut self) -> Option<i64> {
+        while let Some(Reverse(t)) = self.timeouts.peek().copied() {
+            if self.is_live(&t) {
+                return Some(t.due);
+            }
+            self.timeouts.pop();
+        }
+        None
+    }
+
+    fn is_live(&self, t: &Timeout) -> bool {
+        let th = &self.threads[t.thread];
+        matches!(th.status, Status::Parked { .. }) && th.park_generation == t.generation
+    }
+
+    /// Moves the clock to `due` and returns the threads whose timeouts expire then.
+    pub fn advance_to(&mut self, due: i64) -> Vec<usize> {
+        self.now = self.now.max(due);
+        let mut woken = Vec::new();
+        while let Some(Reverse(t)) = self.timeouts.peek().copied() {
+            if t.due > self.now {
+                break;
+            }
+            self.timeouts.pop();
+            if self.is_live(&t) {
+                woken.push(t.thread);
+            }
+        }
+        woken
+    }
+
+    pub fn alive_foreground(&self) -> bool {
+        self.threads.iter().any(|t| !t.background && !matches!(t.status, Status::Finished | Status::Unstarted))
+    }
+
+    pub fn thread_of(&self, object: GcRef) -> Option<usize> {
+        self.threads.iter().position(|t| t.object == Some(object))
+    }
+
+    /// Heap references held by threads that are not running (their registers and objects).
+    pub fn for_each_root(&self, mut f: impl FnMut(Value)) {
+        for (i, t) in self.threads.iter().enumerate() {
+            if let Some(o) = t.object {
+                f(Value::Ref(o));
+            }
+            if i != self.current {
+                t.state.for_each_root(&mut f);
+            }
+        }
+    }
+}
