@@ -276,6 +276,20 @@ pub enum Op {
     /// Ends a `finally` block: `pending` holds `null` (fall through), an `int` k (jump to
     /// `tables[table][k]`) or an exception (continue unwinding with it).
     EndFinally { pending: Reg, table: u32 },
+    // ---- runtime async ---------------------------------------------------------------------
+    /// Starts the runtime-async body `method` with the arguments at `base`, as a task-
+    /// returning stub does. When it returns, `dst` gets 0 and `dst + 1` the value; when it
+    /// suspends, 1 and the continuation chain; when it throws, 2 and the exception.
+    StartAsync { method: MethodId, base: Reg, dst: Reg },
+    /// Calls the runtime-async body `method` from another one: a normal call if it
+    /// returns; if it suspends, the caller suspends as well and resumes here with the
+    /// result in `dst`.
+    CallAsync { method: MethodId, base: Reg, dst: Reg },
+    /// `await` found `awaiter` incomplete: suspends this frame and its runtime-async
+    /// callers into a continuation chain; execution goes on at the next instruction when
+    /// the dispatcher resumes it.
+    AwaitSuspend { awaiter: Reg },
+
     // ---- iterators ------------------------------------------------------------------------
     /// `dst <-` a new `Iterator<T>` (`ty` holds the type) whose body is `method`, called with
     /// the `count` arguments starting at `args` when `MoveNext` first runs.

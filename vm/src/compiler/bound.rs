@@ -168,9 +168,19 @@ pub enum BKind {
     Closure(NestedId),
     /// `ref x`: a managed reference to a variable (the initialiser of a `ref` local).
     RefOf(Box<BExpr>),
+    /// `await operand`: `awaiter = operand.GetAwaiter(); if (!awaiter.IsCompleted)
+    /// <suspend>; awaiter.GetResult()`, with the awaiter in the temporary `awaiter`.
+    Await(Box<AwaitParts>),
     /// The `Iterator<element>` an iterator method returns: its arguments and `body`, the
     /// method holding the iterator's code.
     MakeIterator { body: MethodId, element: TypeId },
+    /// A runtime-lowered async method's task entry: runs `body` (its code) on the method's
+    /// arguments and turns the outcome into the method's `Task` (or nothing, for `async
+    /// void`) through `complete`, a helper of `AsyncHelpers`.
+    StartAsync { body: MethodId, complete: MethodId, type_args: Vec<TypeId> },
+    /// A classic-lowered async method's kickoff: start the state machine (the function's
+    /// root display) and return its builder's `Task`.
+    StartStateMachine,
     /// A direct call of a local function.
     CallNested { nested: NestedId, args: Vec<BArg> },
     /// Invoking a delegate value.
@@ -281,6 +291,8 @@ pub struct BoundBody {
     pub params: Vec<LocalId>,
     /// For an iterator (a body with `yield`), the element type.
     pub iterator: Option<TypeId>,
+    /// For an async method, its result type (`T` of `Task<T>`, `void` otherwise).
+    pub async_result: Option<TypeId>,
 }
 
 /// A lambda or local function discovered while binding a method.
@@ -314,4 +326,20 @@ pub fn retyped(e: BExpr, ty: TypeId) -> BExpr {
         }
         _ => BExpr { ty, ..e },
     }
+}
+
+/// The pieces of an `await`, bound against the awaiter pattern.
+#[derive(Clone, Debug)]
+pub struct AwaitParts {
+    /// The awaited expression (kept apart so a runtime-async callee can be called
+    /// directly, without a Task).
+    pub operand: BExpr,
+    /// `operand.GetAwaiter()` with the operand replaced by the local `operand_temp`.
+    pub get_awaiter: BExpr,
+    pub operand_temp: LocalId,
+    pub awaiter: LocalId,
+    /// `awaiter.IsCompleted`.
+    pub is_completed: BExpr,
+    /// `awaiter.GetResult()`.
+    pub get_result: BExpr,
 }

@@ -44,6 +44,24 @@ pub struct CompileOptions {
     pub lowering: Lowering,
 }
 
+impl Compiler {
+    /// How async method `m` is lowered: `[RuntimeAsyncMethodGeneration(bool)]` on it
+    /// decides, otherwise `--lowering`.
+    pub fn lowering_of(&self, m: MethodId) -> Lowering {
+        let attrs = self.method_attrs.get(&m).map(Vec::as_slice).unwrap_or_default();
+        for a in attrs {
+            if members::attribute_name(a) == "RuntimeAsyncMethodGeneration" {
+                if let Some(arg) = a.args.first() {
+                    if let grammar::ast::ExprKind::Literal(grammar::ast::Literal::Bool(b)) = arg.value.kind {
+                        return if b { Lowering::Runtime } else { Lowering::Classic };
+                    }
+                }
+            }
+        }
+        self.options.lowering
+    }
+}
+
 /// A compiled program: metadata, code, and the entry point.
 pub struct Program {
     pub meta: Metadata,
@@ -63,6 +81,8 @@ pub struct Compiler {
     pub explicit_impls: HashMap<MethodId, crate::metadata::TypeId>,
     /// Attributes written on methods (lowering choice, intrinsics, benchmarks...).
     pub method_attrs: HashMap<MethodId, Vec<grammar::ast::Attribute>>,
+    /// Runtime-lowered async methods → the methods holding their code.
+    pub async_bodies: HashMap<MethodId, MethodId>,
     /// Property of each accessor method.
     pub accessor_property: HashMap<MethodId, crate::metadata::PropertyId>,
     /// The hidden field behind each primary-constructor parameter of a class or struct.
@@ -98,6 +118,7 @@ impl Compiler {
             field_src: HashMap::new(),
             explicit_impls: HashMap::new(),
             method_attrs: HashMap::new(),
+            async_bodies: HashMap::new(),
             accessor_property: HashMap::new(),
             primary_ctor_fields: HashMap::new(),
             event_fields: HashSet::new(),

@@ -41,6 +41,7 @@ impl Vm {
             MethodBody::Native(n) if n == super::generators::ITERATOR_MOVE_NEXT || n == super::generators::ITERATOR_DISPOSE => {
                 self.resume_generator(base, dst, n == super::generators::ITERATOR_DISPOSE)
             }
+            MethodBody::Native(super::runtime_async::RESUME_CHAIN) => self.resume_chain(base, dst),
             MethodBody::Native(n) => {
                 let argc = self.arg_count(method);
                 match self.call_native(n, base, argc) {
@@ -92,6 +93,14 @@ impl Vm {
                 self.generator_finished(iterator);
                 let result = if disposing { Value::Null } else { Value::Bool(false) };
                 self.write_caller_reg(frame.ret, result);
+                Flow::Continue
+            }
+            FrameKind::AsyncRoot | FrameKind::Resumed { .. } => match self.async_frame_returned(frame, v) {
+                Ok(flow) => flow,
+                Err(_) => Flow::Return(v),
+            },
+            FrameKind::AsyncCall => {
+                self.write_caller_reg(frame.ret, v);
                 Flow::Continue
             }
             FrameKind::Entry | FrameKind::Filter => Flow::Return(v),

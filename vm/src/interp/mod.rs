@@ -5,6 +5,7 @@
 pub mod arith;
 mod calls;
 mod generators;
+mod runtime_async;
 mod objects;
 mod unwind;
 
@@ -716,6 +717,19 @@ impl Vm {
                         return self.continue_unwind(exc, pc as u32 - 1);
                     }
                 },
+                Op::StartAsync { method, base: b, dst } => {
+                    save_pc!();
+                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncRoot);
+                }
+                Op::CallAsync { method, base: b, dst } => {
+                    save_pc!();
+                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncCall);
+                }
+                Op::AwaitSuspend { awaiter } => {
+                    let a = r!(awaiter);
+                    save_pc!();
+                    return self.await_suspend(a);
+                }
                 Op::MakeGenerator { dst, ty, method, args, count } => {
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "MakeGenerator")) };
                     let start = base + args.0 as usize;

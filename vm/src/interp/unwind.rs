@@ -17,7 +17,8 @@ use crate::runtime::Vm;
 enum Catcher {
     /// A handler of the frame at depth `depth` (stack length with it on top) takes it.
     Handler { depth: usize, handler: usize },
-    /// The exception was thrown while a filter runs: the filter frame swallows it.
+    /// A frame that turns exceptions into outcomes: a filter (which swallows them) or an
+    /// async method's boundary (which stores them in its task).
     FilterBoundary { depth: usize },
     /// Nobody catches it.
     None,
@@ -81,7 +82,7 @@ impl Vm {
                     return Ok(Catcher::Handler { depth: i + 1, handler: hi });
                 }
             }
-            if frame.kind == FrameKind::Filter {
+            if frame.kind == FrameKind::Filter || super::runtime_async::is_async_boundary(frame.kind) {
                 return Ok(Catcher::FilterBoundary { depth: i + 1 });
             }
         }
@@ -141,7 +142,11 @@ impl Vm {
                 }
                 FrameKind::StaticCtor(ty) => self.set_init_state(ty, InitState::Done),
                 FrameKind::Generator { iterator, .. } => self.generator_finished(iterator),
-                FrameKind::Normal => {}
+                FrameKind::AsyncRoot | FrameKind::Resumed { .. } => {
+                    self.thread.unwind = None;
+                    return self.async_frame_threw(frame, exc);
+                }
+                FrameKind::Normal | FrameKind::AsyncCall => {}
             }
             let Some(caller) = self.thread.frames.last().copied() else {
                 self.thread.unwind = None;

@@ -110,10 +110,10 @@ impl Vm {
             self.heap.mark(Value::Ref(k));
             self.heap.mark(v);
         }
-        for f in &self.thread.frames {
-            if let crate::runtime::thread::FrameKind::Generator { iterator, .. } = f.kind {
-                self.heap.mark(Value::Ref(iterator));
-            }
+        let mut frame_roots = Vec::new();
+        self.thread.for_each_frame_root(&mut |v| frame_roots.push(v));
+        for v in frame_roots {
+            self.heap.mark(v);
         }
         if let Some(u) = self.thread.unwind {
             self.heap.mark(u.exception);

@@ -24,6 +24,24 @@ pub enum Obj {
     ByRef(RefTarget),
     /// The enumerator an iterator method returns: its suspended frame.
     Generator(Box<Generator>),
+    /// One suspended frame of a runtime-async method (a link of a continuation chain).
+    Continuation(Box<Continuation>),
+}
+
+/// A runtime-lowered async method's frame, saved when an `await` suspended it. The chain
+/// runs from the innermost frame (the one that awaited) outwards; the dispatcher resumes
+/// them innermost first, each one's result becoming the value of its caller's call.
+pub struct Continuation {
+    /// The frame that called this one (the next to resume), if it is suspended too.
+    pub next: Option<GcRef>,
+    pub func: crate::bytecode::FunctionId,
+    /// Where execution goes on: just after the `await` or the async call.
+    pub pc: u32,
+    pub regs: Vec<Value>,
+    /// The register receiving the result of the suspended call (outer frames).
+    pub result_reg: crate::bytecode::Reg,
+    /// The awaiter whose completion resumes the chain (the innermost link only).
+    pub awaiter: Value,
 }
 
 /// Where an iterator's frame is.
@@ -119,6 +137,13 @@ impl Obj {
                 g.args.iter().for_each(&mut visit);
                 g.regs.iter().for_each(&mut visit);
                 visit(&g.current);
+            }
+            Obj::Continuation(c) => {
+                if let Some(n) = c.next {
+                    visit(&Value::Ref(n));
+                }
+                c.regs.iter().for_each(&mut visit);
+                visit(&c.awaiter);
             }
         }
     }

@@ -22,6 +22,16 @@ pub enum FrameKind {
     /// An iterator's body resumed by `MoveNext` (or by `Dispose` when `disposing`): a
     /// `yield return` or the end of the body hands control back to the caller.
     Generator { iterator: GcRef, disposing: bool },
+    /// A runtime-async method started by its task-returning stub (`StartAsync`): how it
+    /// ends — returns, suspends, throws — goes to the stub's registers `ret` (a status)
+    /// and `ret + 1` (the value, continuation chain or exception).
+    AsyncRoot,
+    /// A runtime-async method called from another with `CallAsync`: if it suspends, the
+    /// caller suspends with it.
+    AsyncCall,
+    /// A continuation resumed by the dispatcher (`AsyncHelpers.ResumeChain`); `rest` are
+    /// the suspended callers still to resume, `payload` the `ref` the outcome goes to.
+    Resumed { rest: Option<GcRef>, payload: GcRef },
 }
 
 /// Where an exception being unwound will be caught: found by the first pass (which runs
@@ -83,13 +93,25 @@ impl ThreadState {
     /// is unwinding.
     pub fn for_each_root(&self, f: &mut impl FnMut(crate::runtime::value::Value)) {
         self.regs.iter().for_each(|&v| f(v));
-        for fr in &self.frames {
-            if let FrameKind::Generator { iterator, .. } = fr.kind {
-                f(crate::runtime::value::Value::Ref(iterator));
-            }
-        }
+        self.for_each_frame_root(f);
         if let Some(u) = self.unwind {
             f(u.exception);
+        }
+    }
+
+    /// The heap references frames hold outside registers (iterators, continuations).
+    pub fn for_each_frame_root(&self, f: &mut impl FnMut(crate::runtime::value::Value)) {
+        for fr in &self.frames {
+            match fr.kind {
+                FrameKind::Generator { iterator, .. } => f(crate::runtime::value::Value::Ref(iterator)),
+                FrameKind::Resumed { rest, payload } => {
+                    f(crate::runtime::value::Value::Ref(payload));
+                    if let Some(r) = rest {
+                        f(crate::runtime::value::Value::Ref(r));
+                    }
+                }
+                _ => {}
+            }
         }
     }
 }

@@ -155,7 +155,7 @@ impl Vm {
                 Obj::Type(_) => wk.type_,
                 Obj::Decimal(_) => wk.decimal,
                 Obj::Generator(g) => g.ty,
-                Obj::Native(_) | Obj::ByRef(_) => wk.object,
+                Obj::Native(_) | Obj::ByRef(_) | Obj::Continuation(_) => wk.object,
             },
         })
     }

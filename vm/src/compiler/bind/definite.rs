@@ -328,7 +328,8 @@ impl Flow<'_, '_> {
                 self.expr(right, st)
             }
             BKind::RefOf(target) => self.lvalue_parts(target, state),
-            BKind::Const(_) | BKind::Default | BKind::This | BKind::TypeOf(_) | BKind::Closure(_) | BKind::MakeIterator { .. } | BKind::Error => state,
+            BKind::Await(parts) => self.expr(&parts.operand, state),
+            BKind::Const(_) | BKind::Default | BKind::This | BKind::TypeOf(_) | BKind::Closure(_) | BKind::MakeIterator { .. } | BKind::StartAsync { .. } | BKind::StartStateMachine | BKind::Error => state,
         }
     }
 

@@ -71,11 +71,4 @@ impl MethodBinder<'_> {
         }
     }
 
-    /// `await e` (the async milestone implements both lowerings; until then it is
-    /// reported rather than mis-run).
-    pub fn bind_await(&mut self, inner: &ast::Expr, span: Span) -> BExpr {
-        let _ = self.bind_expr(inner);
-        self.error(span, "CS8000", "'await' is not supported yet by cs-lite");
-        BExpr::error(span)
-    }
 }

@@ -264,13 +264,14 @@ impl MethodBinder<'_> {
             .collect();
         let stmt = self.bind_body(body);
         let iterator = self.func.iterator_element;
+        let async_result = self.func.is_async.then(|| self.func.async_result.unwrap_or(TypeId::VOID));
         let locals = self.pop_scope();
         self.func = saved;
         self.loops = saved_loops;
         self.catches = saved_catches;
         let span = stmt.span;
         let body = BStmt::new(SKind::Block { stmts: vec![stmt], locals: locals.into_iter().filter(|l| !param_locals.contains(l)).collect() }, span);
-        BoundBody { body, params: param_locals, iterator }
+        BoundBody { body, params: param_locals, iterator, async_result }
     }
 
     /// Declares a local function's signature (before its block's statements are bound, so

@@ -4,6 +4,7 @@
 //! One [`MethodBinder`] binds a method together with its lambdas and local functions
 //! (they share the method's locals table, so captures are visible to the emitter).
 
+pub mod awaits;
 pub mod call;
 pub mod convert;
 pub mod definite;
@@ -303,7 +304,8 @@ impl<'c> MethodBinder<'c> {
         };
         self.resolve_gotos();
         self.check_definite_assignment(&body);
-        Some(BoundBody { body, params, iterator: self.func.iterator_element })
+        let async_result = self.func.is_async.then(|| self.func.async_result.unwrap_or(TypeId::VOID));
+        Some(BoundBody { body, params, iterator: self.func.iterator_element, async_result })
     }
 
     /// A block or expression body of the current function.

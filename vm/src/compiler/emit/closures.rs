@@ -55,6 +55,11 @@ pub fn uses_this(s: &BStmt) -> bool {
     found
 }
 
+/// Calls `f` on every expression of `s`, nested ones included (not inside nested functions).
+pub fn walk_stmt_exprs(s: &BStmt, f: &mut dyn FnMut(&BExpr)) {
+    walk_stmt(s, f);
+}
+
 fn walk_stmt(s: &BStmt, f: &mut dyn FnMut(&BExpr)) {
     match &s.kind {
         SKind::Expr(e) | SKind::Throw(e) => walk_expr(e, f),
@@ -115,6 +120,12 @@ fn walk_expr(e: &BExpr, f: &mut dyn FnMut(&BExpr)) {
         }
         BKind::Unary { operand, .. } | BKind::Conv { operand, .. } | BKind::TypeTest { operand, .. } | BKind::As { operand, .. } => walk_expr(operand, f),
         BKind::Format { value, .. } | BKind::Throw(value) | BKind::RefOf(value) => walk_expr(value, f),
+        BKind::Await(parts) => {
+            walk_expr(&parts.operand, f);
+            walk_expr(&parts.get_awaiter, f);
+            walk_expr(&parts.is_completed, f);
+            walk_expr(&parts.get_result, f);
+        }
         BKind::Align { value, alignment } => {
             walk_expr(value, f);
             walk_expr(alignment, f);
@@ -148,6 +159,11 @@ impl FnBuilder<'_> {
     /// The function's first display: hoisted parameters, and (for the method itself) the
     /// captured `this` and generic context.
     pub fn create_root_display(&mut self, params: &[LocalId]) {
+        let is_state_machine_kickoff = self.classic.is_none()
+            && self.shared.state_machine.as_ref().is_some_and(|sm| sm.function == self.func_index && sm.layout.is_none());
+        if is_state_machine_kickoff {
+            return self.create_state_machine(params);
+        }
         let hoisted: Vec<LocalId> = params.iter().copied().filter(|&p| self.shared.locals[p.0 as usize].hoisted).collect();
         let is_method = matches!(self.env, EnvKind::Method);
         let needs_this = is_method && self.shared.captures_this && self.this_reg.is_some() && self.any_nested_captures_locals();
@@ -177,6 +193,39 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// A classic async function's state machine: its own fields, every local of the
+    /// function (parameters copied in), `this` and the generic context.
+    fn create_state_machine(&mut self, params: &[LocalId]) {
+        let locals: Vec<LocalId> = (0..self.shared.locals.len())
+            .map(|i| LocalId(i as u32))
+            .filter(|&l| self.shared.locals[l.0 as usize].owner == self.func_index)
+            .collect();
+        let is_method = matches!(self.env, EnvKind::Method);
+        let needs_this = is_method && self.this_reg.is_some();
+        let needs_ctx = is_method && self.shared.has_generic_context;
+        let extra = self.state_machine_fields();
+        let name = self.shared.state_machine.as_ref().map_or_else(String::new, |sm| sm.name.clone());
+        let (id, first) = self.create_display_named(&locals, needs_this, needs_ctx, &name, &extra);
+        if is_method {
+            self.shared.root_display = Some(id);
+        }
+        self.record_state_machine_layout(id, first);
+        let reg = self.display_register(id);
+        for &p in params {
+            let Some(&pr) = self.local_regs.get(&p) else { continue };
+            let slot = self.shared.displays[id.0 as usize].slots[&p];
+            self.emit(Op::StoreField { obj: reg, slot, src: pr });
+        }
+        if let (Some(slot), Some(this)) = (self.shared.displays[id.0 as usize].this_slot, self.this_reg) {
+            self.emit(Op::StoreField { obj: reg, slot, src: this });
+        }
+        if needs_ctx {
+            if let (Some(slot), Some(ctx)) = (self.shared.displays[id.0 as usize].ctx_slot, self.context_reg()) {
+                self.emit(Op::StoreField { obj: reg, slot, src: ctx });
+            }
+        }
+    }
+
     fn any_nested_captures_locals(&self) -> bool {
         self.shared.locals.iter().any(|l| l.hoisted) || self.shared.has_generic_context
     }
@@ -188,10 +237,16 @@ impl FnBuilder<'_> {
     /// Creates a display object for `locals` (plus `this`/context slots) in a new register,
     /// linked to the innermost display in scope.
     pub fn create_display(&mut self, locals: &[LocalId], with_this: bool, with_ctx: bool) -> DisplayId {
+        let name = format!("<>c__DisplayClass{}_{}", self.shared.method.0, self.shared.displays.len());
+        self.create_display_named(locals, with_this, with_ctx, &name, &[]).0
+    }
+
+    /// A display class called `name` with `extra` fields before the locals' (a state
+    /// machine's own); returns it and the slot of the first extra field.
+    pub fn create_display_named(&mut self, locals: &[LocalId], with_this: bool, with_ctx: bool, name: &str, extra: &[(String, TypeId)]) -> (DisplayId, u16) {
         let parent = self.innermost_display();
         let owner = self.c.meta.method(self.shared.method).owner;
         let n = self.shared.displays.len();
-        let name = format!("<>c__DisplayClass{}_{n}", self.shared.method.0);
         let object = self.c.meta.well_known.object;
         let mut fields: Vec<(String, TypeId)> = Vec::new();
         let parent_slot = parent.map(|_| {
@@ -206,14 +261,17 @@ impl FnBuilder<'_> {
             fields.push(("<>ctx".into(), object));
             (fields.len() - 1) as u16
         });
+        let first_extra = fields.len() as u16;
+        fields.extend(extra.iter().cloned());
         let mut slots = HashMap::new();
-        for &l in locals {
+        for (k, &l) in locals.iter().enumerate() {
             let info = &self.shared.locals[l.0 as usize];
-            fields.push((info.name.clone(), info.ty));
+            let field_name = if extra.is_empty() { info.name.clone() } else { state_machine_field_name(&info.name, info.kind, k) };
+            fields.push((field_name, info.ty));
             slots.insert(l, (fields.len() - 1) as u16);
             self.shared.local_display.insert(l, DisplayId(n as u32));
         }
-        let (def, ty) = self.c.new_display_class(owner, &name, &fields);
+        let (def, ty) = self.c.new_display_class(owner, name, &fields);
         let id = DisplayId(n as u32);
         self.shared.displays.push(DisplayInfo { ty, def, slots, parent_slot, parent, this_slot, ctx_slot });
         let reg = self.alloc_reg();
@@ -225,7 +283,7 @@ impl FnBuilder<'_> {
             self.free_to(m);
         }
         self.display_regs.push((id, reg));
-        id
+        (id, first_extra)
     }
 
     /// The innermost display visible at this point (created here or inherited).
@@ -499,5 +557,15 @@ impl crate::compiler::Compiler {
         if let NestedEnv::Display(_) = env {
             let _ = md;
         }
+    }
+}
+
+/// Roslyn's name for a hoisted local of a state machine: parameters keep theirs, user
+/// locals become `<x>5__N`, compiler temporaries `<>s__N`.
+fn state_machine_field_name(name: &str, kind: LocalKind, index: usize) -> String {
+    match kind {
+        LocalKind::Param(_) | LocalKind::RefParam(_) => name.to_string(),
+        LocalKind::User | LocalKind::RefLocal => format!("<{name}>5__{}", index + 1),
+        LocalKind::Temp => format!("<>s__{}", index + 1),
     }
 }

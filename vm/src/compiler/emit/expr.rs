@@ -141,6 +141,10 @@ impl FnBuilder<'_> {
             }
             BKind::New { ctor, args } => self.emit_new(e.ty, *ctor, args, dst),
             BKind::RefOf(target) => self.emit_ref(target, dst),
+            BKind::Await(parts) if self.classic.is_some() => self.emit_classic_await(parts, dst),
+            BKind::Await(parts) => self.emit_await(parts, dst),
+            BKind::StartStateMachine => self.emit_start_state_machine(dst),
+            BKind::StartAsync { body, complete, type_args } => self.emit_start_async(*body, *complete, type_args, dst),
             BKind::MakeIterator { body, element } => {
                 let ty = self.c.iterator_type(*element);
                 let ty = self.type_value(ty);
@@ -814,6 +818,13 @@ impl FnBuilder<'_> {
     /// Lays out a call (receiver, arguments, hidden context) and emits it; returns the
     /// register holding the result.
     pub fn emit_call(&mut self, method: MethodId, owner: TypeId, type_args: &[TypeId], receiver: Option<&BExpr>, args: &[BArg], is_virtual: bool) -> Reg {
+        self.emit_call_as(method, owner, type_args, receiver, args, is_virtual, None)
+    }
+
+    /// As [`emit_call`], but with `async_body` the callee's runtime-async code is called
+    /// directly (`CallAsync`): no `Task` unless it suspends.
+    #[allow(clippy::too_many_arguments)]
+    pub fn emit_call_as(&mut self, method: MethodId, owner: TypeId, type_args: &[TypeId], receiver: Option<&BExpr>, args: &[BArg], is_virtual: bool, async_body: Option<MethodId>) -> Reg {
         let base = Reg(self.next_reg);
         if let Some(r) = receiver {
             let slot = self.alloc_reg();
@@ -832,7 +843,12 @@ impl FnBuilder<'_> {
         if self.next_reg == base.0 {
             self.alloc_reg();
         }
-        self.emit_call_op(method, base, is_virtual);
+        match async_body {
+            Some(body) => {
+                self.emit(Op::CallAsync { method: body, base, dst: base });
+            }
+            None => self.emit_call_op(method, base, is_virtual),
+        }
         base
     }
 
@@ -899,6 +915,10 @@ impl FnBuilder<'_> {
             let ty = d.self_type;
             self.emit(Op::InitType { ty });
         }
+    }
+
+    pub fn emit_callee_context_for(&mut self, method: MethodId, owner: TypeId, type_args: &[TypeId], slot: Reg) {
+        self.emit_callee_context(method, owner, type_args, slot);
     }
 
     /// The hidden generic-context argument a callee expects.
@@ -1071,6 +1091,12 @@ fn visit(e: &BExpr, f: &mut dyn FnMut(&BExpr)) {
         }
         BKind::Unary { operand, .. } | BKind::Conv { operand, .. } | BKind::TypeTest { operand, .. } | BKind::As { operand, .. } => go(operand),
         BKind::Format { value, .. } | BKind::Throw(value) | BKind::RefOf(value) => go(value),
+        BKind::Await(parts) => {
+            go(&parts.operand);
+            go(&parts.get_awaiter);
+            go(&parts.is_completed);
+            go(&parts.get_result);
+        }
         BKind::Align { value, alignment } => {
             go(value);
             go(alignment);

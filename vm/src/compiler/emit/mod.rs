@@ -5,6 +5,8 @@
 //! the handler table, jump tables and the span side table. Captured locals live in
 //! display objects ([`closures`]); `try`/`finally` and jumps out of it are in [`stmt`].
 
+mod awaits;
+mod classic;
 mod closures;
 mod expr;
 mod stmt;
@@ -35,6 +37,8 @@ pub struct MethodShared {
     /// The method has a run-time generic context nested functions must be able to read.
     pub has_generic_context: bool,
     pub method: MethodId,
+    /// The classic async state machine being built, if any.
+    pub state_machine: Option<classic::StateMachine>,
 }
 
 /// One pending `finally` between a jump and its target.
@@ -89,6 +93,8 @@ pub struct FnBuilder<'a> {
     ctx_used: bool,
     pub this_reg: Option<Reg>,
     pub current_span: Span,
+    /// Set while emitting a classic async method's `MoveNext`.
+    pub classic: Option<classic::MoveNextState>,
 }
 
 /// Whether a statement contains a `try` with a `finally` (a `return` through it needs a
@@ -119,6 +125,7 @@ impl Compiler {
             captures_this,
             has_generic_context,
             method: m,
+            state_machine: None,
         };
         self.build_function(&mut shared, 0, m, &body, EnvKind::Method);
         let mut done = vec![false; shared.nested.len()];
@@ -139,6 +146,9 @@ impl Compiler {
     /// method `<M>d__N` with the same signature, and `M` itself just returns an
     /// `Iterator<T>` over its arguments.
     fn build_function(&mut self, shared: &mut MethodShared, index: u32, m: MethodId, body: &BoundBody, env: EnvKind) {
+        if let Some(result) = body.async_result {
+            return self.build_async_function(shared, index, m, body, env, result);
+        }
         let Some(element) = body.iterator else {
             let f = FnBuilder::build(self, shared, index, m, body, env);
             self.install_function(m, f);
@@ -150,16 +160,73 @@ impl Compiler {
         let ret = self.meta.method(m).ret;
         let span = body.body.span;
         let make = BExpr::new(BKind::MakeIterator { body: code, element }, ret, span);
-        let stub = BoundBody { body: BStmt::new(SKind::Return(Some(make)), span), params: body.params.clone(), iterator: None };
+        let stub = BoundBody { body: BStmt::new(SKind::Return(Some(make)), span), params: body.params.clone(), iterator: None, async_result: None };
         let f = FnBuilder::build(self, shared, index, m, &stub, env);
         self.install_function(m, f);
+    }
+
+    /// A runtime-lowered async method: its code goes to `runtime_async_body(m)`, its
+    /// awaits suspending the frame; `m` becomes the task entry that starts the code and
+    /// makes the `Task` from how it ended.
+    fn build_async_function(&mut self, shared: &mut MethodShared, index: u32, m: MethodId, body: &BoundBody, env: EnvKind, result: TypeId) {
+        if self.lowering_of(m) == super::Lowering::Classic {
+            return self.build_classic_async(shared, index, m, body, env, result);
+        }
+        let code = self.runtime_async_body(m);
+        let f = FnBuilder::build(self, shared, index, m, body, env.clone());
+        self.install_function(code, f);
+        let ret = self.meta.method(m).ret;
+        let span = body.body.span;
+        let (complete, type_args) = self.async_completion(ret, result);
+        let Some(complete) = complete else {
+            self.error(self.meta.method(m).file, self.meta.method(m).span, "CS1983", "The return type of an async method must be void, Task, Task<T>, ValueTask or ValueTask<T>");
+            return;
+        };
+        let start = BExpr::new(BKind::StartAsync { body: code, complete, type_args }, ret, span);
+        let stmt = if ret == TypeId::VOID { SKind::Expr(start) } else { SKind::Return(Some(start)) };
+        let stub = BoundBody { body: BStmt::new(stmt, span), params: body.params.clone(), iterator: None, async_result: None };
+        let f = FnBuilder::build(self, shared, index, m, &stub, env);
+        self.install_function(m, f);
+    }
+
+    /// The `AsyncHelpers` method that turns an async body's outcome into what the method
+    /// returns, with its type arguments.
+    fn async_completion(&mut self, ret: TypeId, result: TypeId) -> (Option<MethodId>, Vec<TypeId>) {
+        let helpers = self.namespaces.find_type("System.Runtime.CompilerServices", "AsyncHelpers", 0);
+        let name = match self.meta.types.def_of(ret).map(|d| self.meta.type_def(d).name.clone()).as_deref() {
+            _ if ret == TypeId::VOID => "CompleteVoid",
+            Some("Task") if result == TypeId::VOID => "CompleteTask",
+            Some("Task") => "Complete",
+            Some("ValueTask") if result == TypeId::VOID => "CompleteValueTask",
+            Some("ValueTask") => "CompleteValueTaskOf",
+            _ => return (None, Vec::new()),
+        };
+        let method = helpers.and_then(|h| self.meta.type_def(h).methods.iter().copied().find(|&x| self.meta.method(x).name == name));
+        let type_args = if result == TypeId::VOID { Vec::new() } else { vec![result] };
+        (method, type_args)
+    }
+
+    /// The method that holds a runtime-lowered async method's code (its "async entry"),
+    /// made on first request (a caller may need it before `m` is compiled).
+    pub fn runtime_async_body(&mut self, m: MethodId) -> MethodId {
+        if let Some(&b) = self.async_bodies.get(&m) {
+            return b;
+        }
+        let b = self.synthesized_copy(m, format!("<{}>a__{}", self.meta.method(m).name, m.index()));
+        self.async_bodies.insert(m, b);
+        b
     }
 
     /// The method that holds an iterator's code: `M`'s signature, named as Roslyn names the
     /// iterator class (`<M>d__N`, N the method's index).
     fn iterator_body_method(&mut self, m: MethodId) -> MethodId {
+        self.synthesized_copy(m, format!("<{}>d__{}", self.meta.method(m).name, m.index()))
+    }
+
+    /// A non-virtual method with `m`'s signature (its code is installed later).
+    fn synthesized_copy(&mut self, m: MethodId, name: String) -> MethodId {
         let mut def = self.meta.method(m).clone();
-        def.name = format!("<{}>d__{}", def.name, m.index());
+        def.name = name;
         def.flags.set(crate::metadata::Flags::SYNTHESIZED);
         def.vtable_slot = None;
         def.flags = crate::metadata::Flags(def.flags.0 & !(crate::metadata::Flags::VIRTUAL | crate::metadata::Flags::OVERRIDE | crate::metadata::Flags::ABSTRACT));
@@ -208,8 +275,35 @@ impl Compiler {
 }
 
 impl<'a> FnBuilder<'a> {
+    /// A classic state machine's `MoveNext`: the async body, run on the state machine.
+    fn build_move_next(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> Function {
+        let mut b = FnBuilder::new(c, shared, func_index, method, body, env);
+        b.assign_argument_registers(&[]);
+        if stmt_has_finally(&body.body) {
+            b.ret_reg = Some(b.alloc_reg());
+        }
+        b.emit_prologue(&[]);
+        b.emit_move_next_body(&body.body);
+        b.finish()
+    }
+
     fn build(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> Function {
-        let mut b = FnBuilder {
+        let mut b = FnBuilder::new(c, shared, func_index, method, body, env);
+        b.assign_argument_registers(&body.params);
+        b.assign_local_registers();
+        if stmt_has_finally(&body.body) {
+            b.ret_reg = Some(b.alloc_reg());
+        }
+        b.emit_prologue(&body.params);
+        b.emit_stmt(&body.body);
+        if super::bind::syntax::can_complete(&body.body) || b.code.is_empty() {
+            b.emit_implicit_return();
+        }
+        b.finish()
+    }
+
+    fn new(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> FnBuilder<'a> {
+        FnBuilder {
             c,
             shared,
             func_index,
@@ -236,18 +330,8 @@ impl<'a> FnBuilder<'a> {
             ctx_used: false,
             this_reg: None,
             current_span: body.body.span,
-        };
-        b.assign_argument_registers(&body.params);
-        b.assign_local_registers();
-        if stmt_has_finally(&body.body) {
-            b.ret_reg = Some(b.alloc_reg());
+            classic: None,
         }
-        b.emit_prologue(&body.params);
-        b.emit_stmt(&body.body);
-        if super::bind::syntax::can_complete(&body.body) || b.code.is_empty() {
-            b.emit_implicit_return();
-        }
-        b.finish()
     }
 
     /// `r0` = receiver (or closure environment), then the parameters, then the hidden
@@ -369,6 +453,13 @@ impl<'a> FnBuilder<'a> {
         }
         self.pool.push(entry);
         crate::bytecode::ConstIdx(self.pool.len() as u32 - 1)
+    }
+
+    /// Fills in a jump table's targets (labels, resolved in `finish`).
+    pub fn set_table_targets(&mut self, table: u32, targets: Vec<Target>) {
+        if let Some(t) = self.tables.get_mut(table as usize) {
+            t.targets = targets;
+        }
     }
 
     pub fn add_table(&mut self, t: JumpTable) -> u32 {

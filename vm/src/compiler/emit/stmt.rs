@@ -25,6 +25,7 @@ impl FnBuilder<'_> {
             }
             SKind::YieldReturn(e) => self.emit_yield_return(e),
             SKind::YieldBreak => self.emit_return(None),
+            SKind::Return(v) if self.classic.is_some() => self.emit_classic_return(v.as_ref()),
             SKind::Return(v) => {
                 let r = v.as_ref().map(|e| self.emit_value(e));
                 self.emit_return(r);
@@ -275,7 +276,7 @@ impl FnBuilder<'_> {
         let Some(scope) = self.finally_stack.pop() else { return };
         self.add_handler(Handler { start: Target(start), end: Target(end_pc), kind: HandlerKind::Finally, entry: Target(entry.0), reg: pending });
         self.place_label(entry);
-        self.emit_stmt(fin);
+        self.emit_finally_body(fin, pending);
         self.emit(Op::EndFinally { pending, table });
         let skip = self.new_label();
         if !scope.exits.is_empty() {
@@ -295,6 +296,26 @@ impl FnBuilder<'_> {
             }
         }
         self.tables[table as usize].targets = targets;
+        self.place_label(skip);
+    }
+
+    /// A `finally` body; in a state machine's `MoveNext` it is skipped while suspending,
+    /// and a body that awaits keeps the pending completion in a field across the await.
+    fn emit_finally_body(&mut self, fin: &BStmt, pending: Reg) {
+        if self.classic.is_none() {
+            self.emit_stmt(fin);
+            return;
+        }
+        let skip = self.new_label();
+        self.emit_finally_guard(skip);
+        let field = self.pending_field_for(fin);
+        if let (Some(slot), Some(sm)) = (field, self.state_machine_register()) {
+            self.emit(Op::StoreField { obj: sm, slot, src: pending });
+        }
+        self.emit_stmt(fin);
+        if let (Some(slot), Some(sm)) = (field, self.state_machine_register()) {
+            self.emit(Op::LoadField { dst: pending, obj: sm, slot });
+        }
         self.place_label(skip);
     }
 

@@ -1,22 +1,16 @@
-//! `Iterator<T>`'s intrinsics. `MoveNext` and `Dispose` come first in the registry and are
-//! never called as functions: the interpreter resumes the iterator's frame for them.
+//! `Iterator<T>`'s intrinsics (`MoveNext` and `Dispose` are in `frames.rs`: the interpreter
+//! resumes the iterator's frame for them).
 
 use super::support::{arg, nre};
-use crate::runtime::native::{NativeEntry, NativeError, NativeResult};
+use crate::runtime::native::{NativeEntry, NativeResult};
 use crate::runtime::object::{Generator, GeneratorState, Obj};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
 pub static ENTRIES: &[NativeEntry] = &[
-    NativeEntry { name: "Iterator.MoveNext", func: resumed_by_interpreter },
-    NativeEntry { name: "Iterator.Dispose", func: resumed_by_interpreter },
     NativeEntry { name: "Iterator.get_Current", func: current },
     NativeEntry { name: "Iterator.GetEnumerator", func: get_enumerator },
 ];
-
-fn resumed_by_interpreter(_: &mut Vm, _: &[Value]) -> NativeResult {
-    Err(NativeError::Fatal("an iterator was resumed outside the interpreter".into()))
-}
 
 fn current(vm: &mut Vm, args: &[Value]) -> NativeResult {
     match arg(args, 0).gc_ref().and_then(|r| vm.heap.get(r)) {

@@ -7,6 +7,7 @@ pub mod arrays;
 pub mod console;
 pub mod enums;
 pub mod format;
+pub mod frames;
 pub mod hashing;
 pub mod iterators;
 pub mod math;
@@ -21,8 +22,9 @@ use std::sync::LazyLock;
 use super::native::{NativeEntry, NativeFn, NativeId};
 
 static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
-    // Iterators first: the interpreter knows `MoveNext` and `Dispose` by their fixed ids.
+    // Frame-switching intrinsics first: the interpreter knows them by their fixed ids.
     let areas: &[&[NativeEntry]] = &[
+        frames::ENTRIES,
         iterators::ENTRIES,
         console::ENTRIES,
         format::ENTRIES,

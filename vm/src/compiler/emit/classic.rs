@@ -1,0 +1,410 @@
+//! Async methods, classic lowering: Roslyn's rewrite into a state machine. The method's
+//! locals (all of them: the VM's frames cannot outlive `MoveNext`) become fields of a
+//! generated class `<M>d__N` that implements `IAsyncStateMachine`, next to `<>1__state`,
+//! `<>t__builder` and Roslyn's other fields; the method itself becomes the kickoff stub
+//! (create the state machine and its builder, `Start`, return the builder's `Task`); and
+//! the body becomes `MoveNext`: a dispatch on the state, the body with each `await`
+//! expanded (`if (!awaiter.IsCompleted) { state = k; builder.AwaitUnsafeOnCompleted(ref
+//! awaiter, ref this); return; resume_k: state = -1; }`), `finally` blocks guarded by
+//! `if (num < 0)` so suspending does not run them, and a catch-all that hands exceptions to
+//! `builder.SetException`. The builders and the box are the standard library's.
+
+use super::closures::{DisplayId, EnvKind, NestedEnv};
+use super::{Compiler, FnBuilder, MethodShared};
+use crate::bytecode::{JumpTable, Op, Reg, Target};
+use crate::compiler::bound::*;
+use crate::metadata::{Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, TypeDefId, TypeId};
+
+/// The state machine of the classic async function being emitted (set on the shared
+/// method state while its kickoff and `MoveNext` are built).
+#[derive(Clone, Debug)]
+pub struct StateMachine {
+    /// `<M>d__N`.
+    pub name: String,
+    /// The function (method or lambda) whose locals become its fields.
+    pub function: u32,
+    /// `AsyncTaskMethodBuilder<T>`, `AsyncVoidMethodBuilder`...
+    pub builder: TypeId,
+    /// `T` of `Task<T>` (`void` otherwise).
+    pub result: TypeId,
+    /// One hidden field per `finally` that contains an `await` (its pending completion).
+    pub pending_fields: u16,
+    /// Filled in when the kickoff creates the state machine (its display).
+    pub layout: Option<Layout>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub display: DisplayId,
+    pub def: TypeDefId,
+    pub state: u16,
+    pub builder: u16,
+    /// A field holding the state machine itself, for `ref stateMachine` arguments.
+    pub this_machine: u16,
+    pub first_pending: u16,
+}
+
+/// `MoveNext`'s own state while it is emitted.
+#[derive(Clone, Debug)]
+pub struct MoveNextState {
+    /// `num`: the state as `MoveNext` last saw it (`-1` running, `k` suspending at `k`).
+    pub num: Reg,
+    pub resume: Vec<LabelId>,
+    pub epilogue: LabelId,
+    /// Where `return v;` puts `v` (for `SetResult`).
+    pub result: Option<Reg>,
+    pub next_pending: u16,
+}
+
+impl Compiler {
+    /// Emits a classic-lowered async function: the kickoff under `m`, `MoveNext` and
+    /// `SetStateMachine` on the generated class.
+    pub(super) fn build_classic_async(&mut self, shared: &mut MethodShared, index: u32, m: MethodId, body: &BoundBody, env: EnvKind, result: TypeId) {
+        let Some(builder) = self.builder_type(self.meta.method(m).ret, result) else {
+            let md = self.meta.method(m);
+            let (file, span) = (md.file, md.span);
+            self.error(file, span, "CS1983", "The return type of an async method must be void, Task, Task<T>, ValueTask or ValueTask<T>");
+            return;
+        };
+        for l in shared.locals.iter_mut().filter(|l| l.owner == index) {
+            l.hoisted = true;
+        }
+        let name = format!("<{}>d__{}", self.meta.method(m).name, m.index());
+        let pending_fields = count_finally_awaits(&body.body);
+        shared.state_machine = Some(StateMachine { name, function: index, builder, result, pending_fields, layout: None });
+        let ret = self.meta.method(m).ret;
+        let span = body.body.span;
+        let start = BExpr::new(BKind::StartStateMachine, ret, span);
+        let stmt = if ret == TypeId::VOID { SKind::Expr(start) } else { SKind::Return(Some(start)) };
+        let kickoff = BoundBody { body: BStmt::new(stmt, span), params: body.params.clone(), iterator: None, async_result: None };
+        let f = FnBuilder::build(self, shared, index, m, &kickoff, env);
+        self.install_function(m, f);
+        let Some(layout) = shared.state_machine.as_ref().and_then(|s| s.layout) else { return };
+        let move_next = self.state_machine_method(layout.def, "MoveNext", m);
+        let set_state_machine = self.state_machine_method(layout.def, "SetStateMachine", m);
+        let move_next_env = EnvKind::Nested(NestedEnv::Display(layout.display));
+        let body_without_params = BoundBody { body: body.body.clone(), params: Vec::new(), iterator: None, async_result: None };
+        let f = FnBuilder::build_move_next(self, shared, index, move_next, &body_without_params, move_next_env);
+        self.install_function(move_next, f);
+        let empty = BoundBody { body: BStmt::new(SKind::Empty, span), params: Vec::new(), iterator: None, async_result: None };
+        let f = FnBuilder::build(self, shared, u32::MAX, set_state_machine, &empty, EnvKind::Nested(NestedEnv::This));
+        self.install_function(set_state_machine, f);
+        self.implement_state_machine_interface(layout.def, move_next, set_state_machine);
+        shared.state_machine = None;
+    }
+
+    /// The builder for an async method returning `ret` with result `result`.
+    fn builder_type(&mut self, ret: TypeId, result: TypeId) -> Option<TypeId> {
+        let ns = "System.Runtime.CompilerServices";
+        let ret_name = self.meta.types.def_of(ret).map(|d| self.meta.type_def(d).name.clone());
+        let (name, arity) = match ret_name.as_deref() {
+            _ if ret == TypeId::VOID => ("AsyncVoidMethodBuilder", 0),
+            Some("Task") if result == TypeId::VOID => ("AsyncTaskMethodBuilder", 0),
+            Some("Task") => ("AsyncTaskMethodBuilder", 1),
+            Some("ValueTask") if result == TypeId::VOID => ("AsyncValueTaskMethodBuilder", 0),
+            Some("ValueTask") => ("AsyncValueTaskMethodBuilder", 1),
+            _ => return None,
+        };
+        let def = self.namespaces.find_type(ns, name, arity)?;
+        let args: Vec<TypeId> = if arity == 1 { vec![result] } else { Vec::new() };
+        Some(self.meta.types.named(def, &args))
+    }
+
+    /// `MoveNext` / `SetStateMachine` of the state machine class.
+    fn state_machine_method(&mut self, def: TypeDefId, name: &str, m: MethodId) -> MethodId {
+        let md = self.meta.method(m).clone();
+        let params = if name == "SetStateMachine" {
+            let ty = self.state_machine_interface().map_or(TypeId::ERROR, |d| self.meta.type_def(d).self_type);
+            vec![ParamDef { name: "stateMachine".into(), ty, kind: ParamKind::Value, default: None }]
+        } else {
+            Vec::new()
+        };
+        let id = MethodId(self.meta.methods.len() as u32);
+        self.meta.methods.push(MethodDef {
+            name: name.into(),
+            owner: def,
+            kind: MethodKind::Ordinary,
+            flags: Flags(Flags::PUBLIC | Flags::SYNTHESIZED),
+            type_params: Vec::new(),
+            params,
+            ret: TypeId::VOID,
+            vtable_slot: None,
+            body: MethodBody::None,
+            file: md.file,
+            span: md.span,
+        });
+        self.method_src.push(super::super::sources::MethodSource::Nested);
+        self.meta.type_defs[def.index()].methods.push(id);
+        id
+    }
+
+    fn state_machine_interface(&self) -> Option<TypeDefId> {
+        self.namespaces.find_type("System.Runtime.CompilerServices", "IAsyncStateMachine", 0)
+    }
+
+    fn implement_state_machine_interface(&mut self, def: TypeDefId, move_next: MethodId, set_state_machine: MethodId) {
+        let Some(iface) = self.state_machine_interface() else { return };
+        let iface_type = self.meta.type_def(iface).self_type;
+        let iface_methods = self.meta.type_def(iface).methods.clone();
+        let sm = &mut self.meta.type_defs[def.index()];
+        sm.interfaces.push(iface_type);
+        for im in iface_methods {
+            let target = if self.meta.methods[im.index()].name == "MoveNext" { move_next } else { set_state_machine };
+            self.meta.type_defs[def.index()].interface_map.insert(im, target);
+        }
+    }
+}
+
+impl FnBuilder<'_> {
+    /// Fields the state machine has besides the locals: `(name, type)` in slot order, and
+    /// the layout once the display exists.
+    pub fn state_machine_fields(&mut self) -> Vec<(String, TypeId)> {
+        let Some(sm) = self.shared.state_machine.clone() else { return Vec::new() };
+        let int = self.c.meta.well_known.int32;
+        let object = self.c.meta.well_known.object;
+        let mut fields = vec![("<>1__state".to_string(), int), ("<>t__builder".to_string(), sm.builder), ("<>t__stateMachine".to_string(), object)];
+        for i in 0..sm.pending_fields {
+            fields.push((format!("<>s__pending{}", i + 1), object));
+        }
+        fields
+    }
+
+    /// Records where the state machine's own fields are (the display was just created with
+    /// them first, after its link to an enclosing display, if any).
+    pub fn record_state_machine_layout(&mut self, display: DisplayId, first_field: u16) {
+        let def = self.shared.displays[display.0 as usize].def;
+        if let Some(sm) = &mut self.shared.state_machine {
+            sm.layout = Some(Layout { display, def, state: first_field, builder: first_field + 1, this_machine: first_field + 2, first_pending: first_field + 3 });
+        }
+    }
+
+    fn layout(&self) -> Option<Layout> {
+        self.shared.state_machine.as_ref().and_then(|s| s.layout)
+    }
+
+    /// The kickoff: `sm.<>t__builder = Builder.Create(); sm.<>1__state = -1;
+    /// sm.<>t__builder.Start(ref sm); return sm.<>t__builder.Task;`
+    pub fn emit_start_state_machine(&mut self, dst: Reg) {
+        let (Some(layout), Some(sm)) = (self.layout(), self.shared.state_machine.clone()) else { return };
+        let machine = self.display_value(layout.display);
+        let m = self.mark();
+        if let Some(create) = self.builder_method(sm.builder, "Create", 0) {
+            let r = self.call_static(create, sm.builder, &[], &[]);
+            self.emit(Op::StoreField { obj: machine, slot: layout.builder, src: r });
+        }
+        let minus_one = self.alloc_reg();
+        self.emit(Op::LoadI32 { dst: minus_one, value: -1 });
+        self.emit(Op::StoreField { obj: machine, slot: layout.state, src: minus_one });
+        self.emit(Op::StoreField { obj: machine, slot: layout.this_machine, src: machine });
+        if let Some(start) = self.builder_method(sm.builder, "Start", 1) {
+            let sm_type = self.shared.displays[layout.display.0 as usize].ty;
+            let sm_ref = self.alloc_reg();
+            self.emit(Op::MakeRefField { dst: sm_ref, obj: machine, slot: layout.this_machine });
+            self.call_on_builder(machine, layout.builder, start, sm.builder, &[sm_type], &[sm_ref]);
+        }
+        if sm.builder != TypeId::ERROR && self.c.meta.method(self.method).ret != TypeId::VOID {
+            if let Some(task) = self.builder_method(sm.builder, "get_Task", 0) {
+                let r = self.call_on_builder(machine, layout.builder, task, sm.builder, &[], &[]);
+                self.mov(dst, r);
+            }
+        }
+        self.free_to(m);
+    }
+
+    /// `builder.M(args)` on the builder stored in the state machine (a struct field:
+    /// called in place).
+    fn call_on_builder(&mut self, machine: Reg, slot: u16, method: MethodId, owner: TypeId, type_args: &[TypeId], args: &[Reg]) -> Reg {
+        let base = self.alloc_reg();
+        self.emit(Op::LoadField { dst: base, obj: machine, slot });
+        for &a in args {
+            let r = self.alloc_reg();
+            self.mov(r, a);
+        }
+        if self.c.method_takes_context(method) {
+            let ctx = self.alloc_reg();
+            self.emit_callee_context_for(method, owner, type_args, ctx);
+        }
+        self.emit(Op::Call { method, base, dst: base });
+        base
+    }
+
+    fn call_static(&mut self, method: MethodId, owner: TypeId, type_args: &[TypeId], args: &[Reg]) -> Reg {
+        let base = Reg(self.next_reg);
+        for &a in args {
+            let r = self.alloc_reg();
+            self.mov(r, a);
+        }
+        if self.c.method_takes_context(method) {
+            let ctx = self.alloc_reg();
+            self.emit_callee_context_for(method, owner, type_args, ctx);
+        }
+        if self.next_reg == base.0 {
+            self.alloc_reg();
+        }
+        self.emit(Op::Call { method, base, dst: base });
+        base
+    }
+
+    fn builder_method(&self, builder: TypeId, name: &str, params: usize) -> Option<MethodId> {
+        let def = self.c.meta.types.def_of(builder)?;
+        self.c.meta.type_def(def).methods.iter().copied().find(|&m| {
+            let md = self.c.meta.method(m);
+            md.name == name && md.params.len() == params
+        })
+    }
+
+    /// `MoveNext`'s frame: load the state, dispatch, run the body inside a catch-all, and
+    /// `SetResult` at the end.
+    pub fn emit_move_next_body(&mut self, body: &BStmt) {
+        let Some(layout) = self.layout() else { return };
+        let machine = self.display_value(layout.display);
+        let num = self.alloc_reg();
+        self.emit(Op::LoadField { dst: num, obj: machine, slot: layout.state });
+        let result_ty = self.shared.state_machine.as_ref().map_or(TypeId::VOID, |s| s.result);
+        let result = (result_ty != TypeId::VOID).then(|| self.alloc_reg());
+        let epilogue = self.new_label();
+        let table = self.add_table(JumpTable { low: 0, targets: Vec::new() });
+        self.emit(Op::Switch { src: num, table });
+        self.classic = Some(MoveNextState { num, resume: Vec::new(), epilogue, result, next_pending: layout.first_pending });
+        let start = Target(self.pc());
+        self.emit_stmt(body);
+        self.emit_goto(epilogue);
+        let end = Target(self.pc());
+        let exc = self.alloc_reg();
+        let handler_entry = self.new_label();
+        let exception = self.c.meta.well_known.exception;
+        self.add_handler(crate::bytecode::Handler { start, end, kind: crate::bytecode::HandlerKind::Catch(exception), entry: Target(handler_entry.0), reg: exc });
+        self.place_label(handler_entry);
+        self.set_state(-2);
+        if let Some(set_exception) = self.state_machine_builder_method("SetException", 1) {
+            let machine = self.display_value(layout.display);
+            let builder = self.shared.state_machine.as_ref().map_or(TypeId::ERROR, |s| s.builder);
+            self.call_on_builder(machine, layout.builder, set_exception, builder, &[], &[exc]);
+        }
+        self.emit(Op::ReturnVoid);
+        self.place_label(epilogue);
+        self.set_state(-2);
+        if let Some(set_result) = self.state_machine_builder_method("SetResult", usize::from(result.is_some())) {
+            let machine = self.display_value(layout.display);
+            let builder = self.shared.state_machine.as_ref().map_or(TypeId::ERROR, |s| s.builder);
+            let args: Vec<Reg> = result.into_iter().collect();
+            self.call_on_builder(machine, layout.builder, set_result, builder, &[], &args);
+        }
+        self.emit(Op::ReturnVoid);
+        let resume: Vec<Target> = self.classic.as_ref().map(|c| c.resume.iter().map(|l| Target(l.0)).collect()).unwrap_or_default();
+        self.set_table_targets(table, resume);
+    }
+
+    fn state_machine_builder_method(&self, name: &str, params: usize) -> Option<MethodId> {
+        let builder = self.shared.state_machine.as_ref()?.builder;
+        self.builder_method(builder, name, params)
+    }
+
+    /// `num = <>1__state = value`.
+    fn set_state(&mut self, value: i32) {
+        let Some(layout) = self.layout() else { return };
+        let Some(num) = self.classic.as_ref().map(|c| c.num) else { return };
+        self.emit(Op::LoadI32 { dst: num, value });
+        let machine = self.display_value(layout.display);
+        self.emit(Op::StoreField { obj: machine, slot: layout.state, src: num });
+    }
+
+    /// `return v;` inside `MoveNext`: keep `v` for `SetResult` and leave through the
+    /// `finally` blocks.
+    pub fn emit_classic_return(&mut self, value: Option<&BExpr>) {
+        let Some(state) = self.classic.clone() else { return };
+        if let (Some(v), Some(r)) = (value, state.result) {
+            self.emit_into(v, r);
+        }
+        self.emit_goto(state.epilogue);
+    }
+
+    /// `await` in `MoveNext`.
+    pub fn emit_classic_await(&mut self, parts: &AwaitParts, dst: Reg) {
+        let (Some(layout), Some(_)) = (self.layout(), self.classic.as_ref()) else { return };
+        let m = self.mark();
+        let operand = self.emit_value(&parts.operand);
+        self.write_local(parts.operand_temp, operand);
+        let awaiter = self.emit_value(&parts.get_awaiter);
+        self.write_local(parts.awaiter, awaiter);
+        let done = self.new_label();
+        let completed = self.emit_value(&parts.is_completed);
+        self.emit_jump(Op::JumpIfTrue { cond: completed, target: Target(0) }, done);
+        let k = self.classic.as_ref().map_or(0, |c| c.resume.len()) as i32;
+        self.set_state(k);
+        if let Some(await_method) = self.state_machine_builder_method("AwaitUnsafeOnCompleted", 2) {
+            let machine = self.display_value(layout.display);
+            let awaiter_ref = self.alloc_reg();
+            if let super::closures::LocalLoc::Field(obj, slot) = self.local_location(parts.awaiter) {
+                self.emit(Op::MakeRefField { dst: awaiter_ref, obj, slot });
+            }
+            let sm_ref = self.alloc_reg();
+            self.emit(Op::MakeRefField { dst: sm_ref, obj: machine, slot: layout.this_machine });
+            let awaiter_ty = self.shared.locals[parts.awaiter.0 as usize].ty;
+            let sm_ty = self.shared.displays[layout.display.0 as usize].ty;
+            let builder = self.shared.state_machine.as_ref().map_or(TypeId::ERROR, |s| s.builder);
+            self.call_on_builder(machine, layout.builder, await_method, builder, &[awaiter_ty, sm_ty], &[awaiter_ref, sm_ref]);
+        }
+        self.emit_return(None);
+        let resume = self.new_label();
+        self.place_label(resume);
+        if let Some(c) = &mut self.classic {
+            c.resume.push(resume);
+        }
+        self.set_state(-1);
+        self.place_label(done);
+        self.free_to(m);
+        self.emit_into(&parts.get_result, dst);
+    }
+
+    /// At a `finally` block's entry in `MoveNext`: skip the body while suspending
+    /// (`if (num < 0) { ... }`), and keep the pending completion in a field if the block
+    /// itself awaits (its registers do not survive the suspension).
+    pub fn emit_finally_guard(&mut self, skip: LabelId) {
+        let Some(num) = self.classic.as_ref().map(|c| c.num) else { return };
+        let zero = self.alloc_reg();
+        self.emit(Op::LoadI32 { dst: zero, value: 0 });
+        self.emit_jump(Op::JumpIfGe { a: num, b: zero, target: Target(0) }, skip);
+    }
+
+    /// A field to keep a `finally`'s pending completion in, if `fin` awaits.
+    pub fn pending_field_for(&mut self, fin: &BStmt) -> Option<u16> {
+        if !contains_await(fin) {
+            return None;
+        }
+        let c = self.classic.as_mut()?;
+        let slot = c.next_pending;
+        c.next_pending += 1;
+        Some(slot)
+    }
+
+    pub fn state_machine_register(&mut self) -> Option<Reg> {
+        let layout = self.layout()?;
+        Some(self.display_value(layout.display))
+    }
+}
+
+/// `finally` blocks with an `await` in them.
+fn count_finally_awaits(s: &BStmt) -> u16 {
+    match &s.kind {
+        SKind::Try { body, catches, finally } => {
+            let own = finally.as_ref().map_or(0, |f| u16::from(contains_await(f)) + count_finally_awaits(f));
+            own + count_finally_awaits(body) + catches.iter().map(|c| count_finally_awaits(&c.body)).sum::<u16>()
+        }
+        SKind::Block { stmts, .. } => stmts.iter().map(count_finally_awaits).sum(),
+        SKind::If { then, otherwise, .. } => count_finally_awaits(then) + otherwise.as_ref().map_or(0, |o| count_finally_awaits(o)),
+        SKind::Loop { body, .. } => count_finally_awaits(body),
+        _ => 0,
+    }
+}
+
+/// Whether a statement contains an `await` (outside nested functions).
+pub fn contains_await(s: &BStmt) -> bool {
+    let mut found = false;
+    super::closures::walk_stmt_exprs(s, &mut |e| {
+        if matches!(e.kind, BKind::Await(_)) {
+            found = true;
+        }
+    });
+    found
+}
