@@ -810,13 +810,20 @@ pub fn lambda(
 }
 
 /// `new T[n, m][]..`: the created array has one dimension per size; the trailing rank
-/// specifiers belong to the element type.
+/// specifiers belong to the element type. Sizes after a rank specifier (`new int[][3]`)
+/// are CS0178, as only the first specifier may give sizes.
 pub fn new_array_sized(
+    ctx: &mut Ctx,
     t: TypeSyntax,
     sizes: Vec<Expr>,
     ranks: Vec<u32>,
     init: Option<Vec<Expr>>,
 ) -> ExprKind {
+    if matches!(t.kind, TypeSyntaxKind::Array(..)) {
+        if let Some(first) = sizes.first() {
+            ctx.error("CS0178", "Invalid rank specifier: expected ',' or ']'", first.span);
+        }
+    }
     let rank = sizes.len() as u32;
     let elem = ranks.into_iter().fold(t, |t, k| {
         let span = t.span;

@@ -1008,16 +1008,21 @@ impl<'a> Pass<'a> {
     fn question(&self, i: usize) -> Token {
         use Token::*;
         let next = self.kind(i + 1);
+        let st = self.top();
+        if st.new_pending && i < st.new_type_end {
+            // Inside the type of `new T?[n]`.
+            return NullableQ;
+        }
         if next == Some(Dot) {
             return CondAccess;
         }
-        if next == Some(LBracket) && self.adjacent(i, i + 1) && self.prev_is_expr_end() {
+        let rank_next = next == Some(LBracket) && matches!(self.kind(i + 2), Some(RBracket | Comma));
+        if next == Some(LBracket) && !rank_next && self.adjacent(i, i + 1) && self.prev_is_expr_end() {
             return CondAccess;
         }
         if !self.prev_is_type_end() {
             return Question;
         }
-        let st = self.top();
         let type_context = st.member_header()
             || (st.frame == Frame::Params && !st.in_default)
             || matches!(st.frame, Frame::TupleType | Frame::TypeParen | Frame::Cast);
@@ -1026,7 +1031,7 @@ impl<'a> Pass<'a> {
         }
         match next {
             None | Some(RParen | RBracket | Comma | Semi | Gt | GenericGt | RBrace) => NullableQ,
-            Some(LBracket) if matches!(self.kind(i + 2), Some(RBracket | Comma)) => NullableQ,
+            Some(LBracket) if rank_next => NullableQ,
             Some(Ident | This | Operator) => self.nullable_declarator(i + 2),
             _ => Question,
         }

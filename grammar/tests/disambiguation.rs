@@ -123,6 +123,17 @@ fn nullable_types_vs_conditionals() {
     let s = stmt("List<int?> xs;");
     let StmtKind::LocalVar(d) = s.kind else { panic!() };
     assert_eq!(ty(&d.ty), "List<int?>");
+    let s = stmt("Pt?[] ps;");
+    let StmtKind::LocalVar(d) = s.kind else { panic!() };
+    assert_eq!(ty(&d.ty), "Pt?[]");
+}
+
+#[test]
+fn nullable_array_creation() {
+    assert_eq!(expr("new int?[0]"), "(newarr int? 1 0)");
+    assert_eq!(expr("new Pt?[n, 2][]"), "(newarr Pt?[] 2 n 2)");
+    assert_eq!(expr("new int?[] { 1 }"), "(newarr int? 1 [1])");
+    assert_eq!(expr("c ? new int?[1] : null"), "(? c (newarr int? 1 1) null)");
 }
 
 #[test]

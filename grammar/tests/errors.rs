@@ -84,6 +84,7 @@ fn identifiers_and_types() {
     assert_eq!(one("x.;").0, "CS1001");
     assert_eq!(one("int = 5;").0, "CS1001");
     assert_eq!(one("var t = typeof();"), ("CS1031", "Type expected".into(), 1, 16));
+    assert_eq!(one("var a = new int[][3];"), ("CS0178", "Invalid rank specifier: expected ',' or ']'".into(), 1, 19));
 }
 
 #[test]

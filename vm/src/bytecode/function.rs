@@ -64,6 +64,9 @@ pub struct Function {
     pub handlers: Vec<Handler>,
     /// Jump tables for `Switch` (index = value - low) and `EndFinally` (index = k).
     pub tables: Vec<JumpTable>,
+    /// For a classic `MoveNext`: per await site, the `(register, field slot)` pairs its
+    /// `SpillToFields` / `ReloadFromFields` move.
+    pub spills: Vec<Vec<(Reg, u16)>>,
     /// `(first instruction, span)` pairs, sorted by instruction: the span of instruction
     /// `pc` is that of the last entry at or before `pc`.
     pub spans: Vec<(u32, Span)>,

@@ -2,6 +2,7 @@
 
 pub mod disasm;
 pub mod function;
+pub mod liveness;
 pub mod opcode;
 
 pub use function::{Function, FunctionId, Handler, HandlerKind, JumpTable, PoolEntry};

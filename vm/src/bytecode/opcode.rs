@@ -290,6 +290,15 @@ pub enum Op {
     /// the dispatcher resumes it.
     AwaitSuspend { awaiter: Reg },
 
+    // ---- classic async ---------------------------------------------------------------------
+    /// Before a classic state machine suspends at await site `plan`: stores the registers
+    /// live across it into the state machine `obj`'s fields (Roslyn's hoisted locals
+    /// `<x>5__N`, display references `<>8__N` and spilled temporaries `<>s__N`), as listed
+    /// in `Function::spills[plan]` (filled from the liveness analysis).
+    SpillToFields { obj: Reg, plan: u16 },
+    /// At the resume point of await site `plan`: loads those registers back.
+    ReloadFromFields { obj: Reg, plan: u16 },
+
     // ---- iterators ------------------------------------------------------------------------
     /// `dst <-` a new `Iterator<T>` (`ty` holds the type) whose body is `method`, called with
     /// the `count` arguments starting at `args` when `MoveNext` first runs.

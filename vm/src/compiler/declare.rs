@@ -96,6 +96,9 @@ impl Compiler {
                 d.name == td.name.name && d.type_params.len() - outer_n.min(d.type_params.len()) == arity
             }),
         };
+        // A program's own declaration of a library type wins, as C# prefers a source type
+        // over an imported one (warning CS0436): the library's stays, unreachable by name.
+        let existing = existing.filter(|&d| outer.is_some() || self.is_library(file) || !self.meta.type_def(d).flags.has(Flags::LIBRARY));
         let def = match existing {
             Some(d) => {
                 let both_partial = td.modifiers.has(Modifiers::PARTIAL)
@@ -107,6 +110,11 @@ impl Compiler {
             }
             None => self.new_type_def(file, ns, outer, &td),
         };
+        if self.is_library(file) {
+            if let Some(n) = modeled_size(&td) {
+                self.meta.type_defs[def.index()].modeled_size = Some(n);
+            }
+        }
         let nested: Vec<ast::TypeDecl> = td
             .members
             .iter()
@@ -175,6 +183,7 @@ impl Compiler {
             properties: Vec::new(),
             nested: Vec::new(),
             enum_underlying: None,
+            modeled_size: None,
             instance_slots: 0,
             static_slots: 0,
             vtable: Vec::new(),
@@ -536,5 +545,14 @@ fn synthesized_program_decl() -> ast::TypeDecl {
         enum_members: Vec::new(),
         delegate_return: None,
         span: Span::default(),
+    }
+}
+
+/// The byte count of a `[ModeledSize(n)]` attribute.
+fn modeled_size(td: &ast::TypeDecl) -> Option<u32> {
+    let a = td.attributes.iter().find(|a| super::members::attribute_name(a) == "ModeledSize")?;
+    match a.args.first()?.value.kind {
+        ast::ExprKind::Literal(ast::Literal::Int { value, .. }) => u32::try_from(value).ok(),
+        _ => None,
     }
 }

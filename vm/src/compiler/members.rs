@@ -208,6 +208,9 @@ impl Compiler {
     }
 
     fn record_attributes(&mut self, id: MethodId, attrs: &[ast::Attribute]) {
+        if attrs.iter().any(|a| attribute_name(a) == "StackTraceHidden") {
+            self.meta.methods[id.index()].flags.set(Flags::STACK_TRACE_HIDDEN);
+        }
         if !attrs.is_empty() {
             self.method_attrs.insert(id, attrs.to_vec());
         }

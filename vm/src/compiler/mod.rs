@@ -26,7 +26,7 @@ pub mod sources;
 use hashbrown::{HashMap, HashSet};
 
 use crate::bytecode::Function;
-use crate::metadata::{FileId, Metadata, MethodId, SourceFile, TypeDefId, TypeTable, WellKnown};
+use crate::metadata::{FileId, Metadata, MethodId, SourceFile, TypeDefId};
 pub use diagnostics::{Diag, Diagnostics};
 use scopes::{ImportScope, Namespaces, ScopeId};
 use sources::{FieldSource, MethodSource, TypeSource};
@@ -47,6 +47,24 @@ pub struct CompileOptions {
 impl Compiler {
     /// How async method `m` is lowered: `[RuntimeAsyncMethodGeneration(bool)]` on it
     /// decides, otherwise `--lowering`.
+    /// A method's position among its type's methods: Roslyn numbers generated names by it
+    /// (`<M>d__2`, `<>c__DisplayClass2_0`, `<M>b__2_0`), so they do not depend on how many
+    /// methods other types (the standard library) declare.
+    pub fn method_ordinal(&self, m: MethodId) -> usize {
+        let owner = self.meta.method(m).owner;
+        self.meta.type_def(owner).methods.iter().position(|&x| x == m).unwrap_or(0)
+    }
+
+    /// Roslyn's name of the state machine of an async method or iterator: `<M>d__N` for a
+    /// method, `<<M>b__0_0>d` for a lambda or local function.
+    pub fn state_machine_name(&self, m: MethodId) -> String {
+        let md = self.meta.method(m);
+        match md.kind {
+            crate::metadata::MethodKind::Lambda | crate::metadata::MethodKind::LocalFunction => format!("<{}>d", md.name),
+            _ => format!("<{}>d__{}", md.name, self.method_ordinal(m)),
+        }
+    }
+
     pub fn lowering_of(&self, m: MethodId) -> Lowering {
         let attrs = self.method_attrs.get(&m).map(Vec::as_slice).unwrap_or_default();
         for a in attrs {
@@ -101,15 +119,7 @@ pub struct Compiler {
 impl Compiler {
     pub fn new(options: CompileOptions) -> Compiler {
         Compiler {
-            meta: Metadata {
-                types: TypeTable::new(),
-                type_defs: Vec::new(),
-                methods: Vec::new(),
-                fields: Vec::new(),
-                properties: Vec::new(),
-                files: Vec::new(),
-                well_known: WellKnown::default(),
-            },
+            meta: Metadata::empty(),
             diags: Diagnostics::default(),
             namespaces: Namespaces::default(),
             scopes: Vec::new(),

@@ -38,12 +38,9 @@ impl Vm {
                 });
                 Ok(Flow::Continue)
             }
-            MethodBody::Native(n) if n == super::generators::ITERATOR_MOVE_NEXT || n == super::generators::ITERATOR_DISPOSE => {
-                self.resume_generator(base, dst, n == super::generators::ITERATOR_DISPOSE)
-            }
-            MethodBody::Native(super::runtime_async::RESUME_CHAIN) => self.resume_chain(base, dst),
+            MethodBody::Native(n) if is_frame_switching(n) => self.switch_frames(n, base, dst),
             MethodBody::Native(n) => {
-                let argc = self.arg_count(method);
+                let argc = self.meta.arg_count(method);
                 match self.call_native(n, base, argc) {
                     Ok(v) => {
                         self.write_caller_reg(dst, v);
@@ -61,13 +58,6 @@ impl Vm {
     }
 
     /// Registers a method's callers fill: receiver, parameters, hidden generic context.
-    pub(super) fn arg_count(&self, method: MethodId) -> usize {
-        let m = self.meta.method(method);
-        let generic = !m.type_params.is_empty()
-            || (m.is_static() && !self.meta.type_def(m.owner).type_params.is_empty());
-        m.params.len() + usize::from(!m.is_static()) + usize::from(generic)
-    }
-
     fn write_caller_reg(&mut self, dst: Reg, v: Value) {
         if let Some(f) = self.thread.frames.last() {
             let i = f.base as usize + dst.0 as usize;
@@ -85,8 +75,20 @@ impl Vm {
         native_fn(n)(self, &args[..argc]).map(|v| self.copy_struct(v))
     }
 
+    /// The intrinsics that push a frame instead of returning: iterator `MoveNext` and
+    /// `Dispose`, `AsyncHelpers.ResumeChain`.
+    pub(super) fn switch_frames(&mut self, n: NativeId, base: usize, dst: Reg) -> Result<Flow, InvokeError> {
+        match n {
+            super::runtime_async::RESUME_CHAIN => self.resume_chain(base, dst),
+            _ => self.resume_generator(base, dst, n == super::generators::ITERATOR_DISPOSE),
+        }
+    }
+
     /// Pops the top frame, delivering `v` to the caller (or to Rust for an entry frame).
     pub(super) fn return_from_frame(&mut self, v: Value) -> Flow {
+        if self.thread.unwind.is_some_and(|t| t.finally_depth == self.thread.frames.len()) {
+            self.thread.unwind = None;
+        }
         let Some(frame) = self.thread.frames.pop() else { return Flow::Return(v) };
         match frame.kind {
             FrameKind::Generator { iterator, disposing } => {
@@ -95,11 +97,12 @@ impl Vm {
                 self.write_caller_reg(frame.ret, result);
                 Flow::Continue
             }
-            FrameKind::AsyncRoot | FrameKind::Resumed { .. } => match self.async_frame_returned(frame, v) {
+            FrameKind::AsyncRoot { .. } | FrameKind::Resumed { .. } => match self.async_frame_returned(frame, v) {
                 Ok(flow) => flow,
                 Err(_) => Flow::Return(v),
             },
-            FrameKind::AsyncCall => {
+            FrameKind::AsyncCall { entry_ec } => {
+                self.set_execution_context(entry_ec);
                 self.write_caller_reg(frame.ret, v);
                 Flow::Continue
             }
@@ -306,10 +309,13 @@ impl Vm {
         let mut text = String::from("Stack overflow.\n");
         let frames: Vec<_> = self.thread.frames.iter().rev().take(10).copied().collect();
         for f in frames {
-            let m = self.functions[f.func.0 as usize].method;
-            text.push_str(&self.frame_line(m, f.pc.saturating_sub(1)));
+            text.push_str(&self.frame_line(f.func, f.pc.saturating_sub(1)));
             text.push('\n');
         }
         InvokeError::Fatal(text)
     }
+}
+
+pub(super) fn is_frame_switching(n: NativeId) -> bool {
+    n == super::generators::ITERATOR_MOVE_NEXT || n == super::generators::ITERATOR_DISPOSE || n == super::runtime_async::RESUME_CHAIN
 }

@@ -472,6 +472,9 @@ impl Vm {
                 Op::NewArray { dst, ty, len } => match self.new_array(ty, r!(len)) {
                     Ok(v) => {
                         r!(dst) = v;
+                        if self.stats.enabled() && func.preemptible {
+                            self.count_array(ty, r!(len).as_i64().unwrap_or(0) as usize);
+                        }
                         self.maybe_collect();
                     }
                     Err(kind) => throw_kind!(kind),
@@ -481,6 +484,9 @@ impl Vm {
                     match self.new_array(t, r!(len)) {
                         Ok(v) => {
                             r!(dst) = v;
+                            if self.stats.enabled() && func.preemptible {
+                                self.count_array(t, r!(len).as_i64().unwrap_or(0) as usize);
+                            }
                             self.maybe_collect();
                         }
                         Err(kind) => throw_kind!(kind),
@@ -492,6 +498,10 @@ impl Vm {
                     match self.new_array_multi(ty, &lens) {
                         Ok(v) => {
                             r!(dst) = v;
+                            if self.stats.enabled() && func.preemptible {
+                                let count = lens.iter().map(|l| l.as_i64().unwrap_or(0) as usize).product();
+                                self.count_array(ty, count);
+                            }
                             self.maybe_collect();
                         }
                         Err(kind) => throw_kind!(kind),
@@ -610,6 +620,10 @@ impl Vm {
                     save_pc!();
                     return self.call(target, base + b.0 as usize, dst, pc as u32 - 1);
                 }
+                Op::CallNative { native, base: b, dst, .. } if calls::is_frame_switching(native) => {
+                    save_pc!();
+                    return self.switch_frames(native, base + b.0 as usize, dst);
+                }
                 Op::CallNative { native, base: b, argc, dst } => {
                     let start = base + b.0 as usize;
                     match self.call_native(native, start, argc as usize) {
@@ -634,6 +648,9 @@ impl Vm {
                 Op::ReturnVoid => return Ok(self.return_from_frame(Value::Null)),
 
                 Op::NewDelegate { dst, ty, method } => {
+                    if self.stats.enabled() && func.preemptible {
+                        self.count_delegate(ty, method, r!(dst));
+                    }
                     let v = self.new_delegate(ty, method, r!(dst));
                     r!(dst) = v;
                 }
@@ -641,6 +658,9 @@ impl Vm {
                     let target = r!(dst);
                     match self.resolve_virtual(method, target) {
                         Some(m) => {
+                            if self.stats.enabled() && func.preemptible {
+                                self.count_delegate(ty, m, target);
+                            }
                             let v = self.new_delegate(ty, m, target);
                             r!(dst) = v;
                         }
@@ -719,11 +739,31 @@ impl Vm {
                 },
                 Op::StartAsync { method, base: b, dst } => {
                     save_pc!();
-                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncRoot);
+                    let entry_ec = self.execution_context();
+                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncRoot { entry_ec });
                 }
                 Op::CallAsync { method, base: b, dst } => {
                     save_pc!();
-                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncCall);
+                    let entry_ec = self.execution_context();
+                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncCall { entry_ec });
+                }
+                Op::SpillToFields { obj, plan } => {
+                    let machine = r!(obj);
+                    for &(reg, slot) in func.spills.get(plan as usize).map_or(&[][..], Vec::as_slice) {
+                        let v = r!(reg);
+                        if !self.store_field(machine, slot, v) {
+                            throw_kind!(ExceptionKind::NullReference);
+                        }
+                    }
+                }
+                Op::ReloadFromFields { obj, plan } => {
+                    let machine = r!(obj);
+                    for &(reg, slot) in func.spills.get(plan as usize).map_or(&[][..], Vec::as_slice) {
+                        match self.load_field(machine, slot) {
+                            Some(v) => r!(reg) = v,
+                            None => throw_kind!(ExceptionKind::NullReference),
+                        }
+                    }
                 }
                 Op::AwaitSuspend { awaiter } => {
                     let a = r!(awaiter);

@@ -36,15 +36,17 @@ impl Vm {
         let Some(frame) = self.thread.frames.last().copied() else {
             return Err(InvokeError::Exception(exc));
         };
-        let method = self.functions[frame.func.0 as usize].method;
+        if self.stats.enabled() {
+            self.stats.throws += 1;
+        }
         if rethrow {
-            self.extend_trace(exc, method, pc);
+            self.extend_trace(exc, frame.func, pc);
         } else {
-            self.begin_trace(exc, method, pc);
+            self.begin_trace(exc, frame.func, pc);
         }
         let target = match self.find_catcher(exc, pc)? {
-            Catcher::Handler { depth, handler } => UnwindTarget { exception: exc, depth, handler: Some(handler) },
-            Catcher::FilterBoundary { depth } => UnwindTarget { exception: exc, depth, handler: None },
+            Catcher::Handler { depth, handler } => UnwindTarget { exception: exc, depth, handler: Some(handler), finally_depth: 0 },
+            Catcher::FilterBoundary { depth } => UnwindTarget { exception: exc, depth, handler: None, finally_depth: 0 },
             Catcher::None => return Err(self.escape_unhandled(exc)),
         };
         self.thread.unwind = Some(target);
@@ -82,7 +84,10 @@ impl Vm {
                     return Ok(Catcher::Handler { depth: i + 1, handler: hi });
                 }
             }
-            if frame.kind == FrameKind::Filter || super::runtime_async::is_async_boundary(frame.kind) {
+            // A runtime-async call is a boundary too: in .NET the callee's exception goes
+            // into its Task and the caller's `await` rethrows it, so the callee's `finally`
+            // blocks run before the caller's filters.
+            if frame.kind == FrameKind::Filter || super::runtime_async::is_async_boundary(frame.kind) || matches!(frame.kind, FrameKind::AsyncCall { .. }) {
                 return Ok(Catcher::FilterBoundary { depth: i + 1 });
             }
         }
@@ -126,9 +131,16 @@ impl Vm {
             for (hi, h) in func.handlers.iter().enumerate() {
                 if is_target && target.handler == Some(hi) {
                     self.thread.unwind = None;
+                    if self.stats.enabled() {
+                        self.stats.catches += 1;
+                    }
                     return Ok(self.enter_handler(frame, h, exc));
                 }
                 if h.kind == HandlerKind::Finally && covers(h, pc) {
+                    let depth = self.thread.frames.len();
+                    if let Some(t) = &mut self.thread.unwind {
+                        t.finally_depth = depth;
+                    }
                     return Ok(self.enter_handler(frame, h, exc));
                 }
             }
@@ -142,19 +154,26 @@ impl Vm {
                 }
                 FrameKind::StaticCtor(ty) => self.set_init_state(ty, InitState::Done),
                 FrameKind::Generator { iterator, .. } => self.generator_finished(iterator),
-                FrameKind::AsyncRoot | FrameKind::Resumed { .. } => {
+                FrameKind::AsyncRoot { .. } | FrameKind::Resumed { .. } => {
                     self.thread.unwind = None;
                     return self.async_frame_threw(frame, exc);
                 }
-                FrameKind::Normal | FrameKind::AsyncCall => {}
+                FrameKind::AsyncCall { entry_ec } => {
+                    self.set_execution_context(entry_ec);
+                    if is_target {
+                        self.thread.unwind = None;
+                        let Some(caller) = self.thread.frames.last().copied() else { return Err(InvokeError::Exception(exc)) };
+                        return self.throw_from_current(exc, caller.pc.saturating_sub(1), true);
+                    }
+                }
+                FrameKind::Normal => {}
             }
             let Some(caller) = self.thread.frames.last().copied() else {
                 self.thread.unwind = None;
                 return Err(InvokeError::Exception(exc));
             };
             pc = caller.pc.saturating_sub(1);
-            let method = functions[caller.func.0 as usize].method;
-            self.extend_trace(exc, method, pc);
+            self.extend_trace(exc, caller.func, pc);
         }
     }
 
@@ -175,8 +194,7 @@ impl Vm {
                 break;
             }
             if let Some(caller) = self.thread.frames.last().copied() {
-                let method = self.functions[caller.func.0 as usize].method;
-                self.extend_trace(exc, method, caller.pc.saturating_sub(1));
+                self.extend_trace(exc, caller.func, caller.pc.saturating_sub(1));
             }
         }
         InvokeError::Exception(exc)

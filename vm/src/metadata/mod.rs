@@ -88,6 +88,8 @@ impl Flags {
     /// A `[Flags]` enum.
     pub const FLAGS_ENUM: u32 = 1 << 17;
     pub const NEW_SLOT: u32 = 1 << 18;
+    /// `[StackTraceHidden]`: left out of exception stack traces.
+    pub const STACK_TRACE_HIDDEN: u32 = 1 << 19;
 
     pub fn has(self, bit: u32) -> bool {
         self.0 & bit != 0
@@ -138,6 +140,8 @@ pub struct TypeDef {
     /// Interface method → implementing method, for every interface the type implements.
     pub interface_map: HashMap<MethodId, MethodId>,
     pub static_ctor: Option<MethodId>,
+    /// `[ModeledSize(n)]` on a library class: .NET's size of its instances, for `--stats`.
+    pub modeled_size: Option<u32>,
     pub file: FileId,
     pub span: Span,
 }
@@ -271,9 +275,37 @@ pub struct Metadata {
     pub properties: Vec<PropertyDef>,
     pub files: Vec<SourceFile>,
     pub well_known: WellKnown,
+    /// A classic state machine's `MoveNext` → the async method it runs (stack traces
+    /// show the method, as .NET's do).
+    pub kickoff_of: hashbrown::HashMap<MethodId, MethodId>,
 }
 
 impl Metadata {
+    /// Metadata with no definitions yet (the compiler fills it in).
+    pub fn empty() -> Metadata {
+        Metadata {
+            types: TypeTable::new(),
+            type_defs: Vec::new(),
+            methods: Vec::new(),
+            fields: Vec::new(),
+            properties: Vec::new(),
+            files: Vec::new(),
+            well_known: WellKnown::default(),
+            kickoff_of: hashbrown::HashMap::new(),
+        }
+    }
+
+    /// How many registers a call to `m` passes: the receiver, the parameters, and the
+    /// hidden generic context (generic methods, static members of generic types, members
+    /// of `Nullable<T>`).
+    pub fn arg_count(&self, m: MethodId) -> usize {
+        let md = self.method(m);
+        let owner_generic = !self.type_def(md.owner).type_params.is_empty();
+        let class_context = owner_generic && (md.is_static() || md.owner == self.well_known.nullable);
+        let context = !md.type_params.is_empty() || class_context;
+        md.params.len() + usize::from(!md.is_static()) + usize::from(context)
+    }
+
     pub fn type_def(&self, id: TypeDefId) -> &TypeDef {
         &self.type_defs[id.index()]
     }

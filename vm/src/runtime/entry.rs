@@ -1,10 +1,13 @@
 //! Running a program's entry point the way the .NET host does: `Main`'s arguments, its
 //! exit code, and the report of an exception nobody caught.
 
+use std::io::Write;
+
 use super::value::Value;
 use super::Vm;
 use super::scheduler::Status;
 use crate::interp::SliceEnd;
+use crate::bytecode::FunctionId;
 use crate::metadata::{Flags, MethodId, TypeKind};
 
 /// The exit code of a process killed by an unhandled exception (`SIGABRT`), as `dotnet`
@@ -28,13 +31,17 @@ impl Vm {
         }
         self.initialize_main_class(main);
         self.sched.make_runnable(0);
-        let code = self.schedule();
+        let code = self.schedule(self.async_main_waiter(main));
         self.flush();
+        if self.stats.enabled() {
+            let report = self.stats.render();
+            let _ = self.sinks.stderr.write_all(report.as_bytes());
+        }
         code
     }
 
     /// The scheduler loop: run threads, move the virtual clock when none can run.
-    fn schedule(&mut self) -> i32 {
+    fn schedule(&mut self, mut async_main_waiter: Option<MethodId>) -> i32 {
         let mut main_code = None;
         loop {
             if main_code.is_some() && !self.sched.alive_foreground() {
@@ -53,6 +60,15 @@ impl Vm {
             };
             self.switch_to(t);
             match self.run_slice() {
+                SliceEnd::Finished(task) if t == 0 && async_main_waiter.is_some() => {
+                    // `async Task Main`: the main thread goes on to wait for the task.
+                    if let Some(waiter) = async_main_waiter.take() {
+                        if let Err(message) = self.start_frame(waiter, &[task]) {
+                            return self.internal_error(&message);
+                        }
+                    }
+                    self.sched.make_runnable(0);
+                }
                 SliceEnd::Finished(v) => {
                     self.thread_finished(t);
                     if t == 0 {
@@ -72,6 +88,20 @@ impl Vm {
                 SliceEnd::Fatal(message) => return self.internal_error(&message),
             }
         }
+    }
+
+    /// For a `Main` returning `Task` or `Task<int>`: the library method that waits for it
+    /// (`GetAwaiter().GetResult()`, as the C# compiler's generated entry point does).
+    fn async_main_waiter(&self, main: MethodId) -> Option<MethodId> {
+        let ret = self.meta.method(main).ret;
+        let def = self.meta.types.def_of(ret)?;
+        let d = self.meta.type_def(def);
+        if d.namespace != "System.Threading.Tasks" || d.name != "Task" {
+            return None;
+        }
+        let name = if d.type_params.is_empty() { "WaitMain" } else { "WaitMainWithExitCode" };
+        let helpers = self.meta.find_type_def("System.Runtime.CompilerServices", "AsyncHelpers")?;
+        self.meta.type_def(helpers).methods.iter().copied().find(|&m| self.meta.method(m).name == name)
     }
 
     fn thread_finished(&mut self, t: usize) {
@@ -95,9 +125,9 @@ impl Vm {
             if !matches!(self.sched.threads[i].status, Status::Parked { .. }) {
                 continue;
             }
-            let frames: Vec<(MethodId, u32)> = {
+            let frames: Vec<(FunctionId, u32)> = {
                 let state = if i == current { &self.thread } else { &self.sched.threads[i].state };
-                state.frames.iter().rev().map(|f| (self.functions[f.func.0 as usize].method, f.pc.saturating_sub(1))).collect()
+                state.frames.iter().rev().map(|f| (f.func, f.pc.saturating_sub(1))).collect()
             };
             text.push_str(&format!("  thread {} is waiting:\n", self.sched.threads[i].id));
             for (m, pc) in frames {

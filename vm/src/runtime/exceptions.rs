@@ -3,6 +3,7 @@
 //! through, and formatting them as .NET's `   at Type.Method(Int32 x) in FILE:line N`.
 
 use super::native::{ExceptionKind, NativeData, TraceFrame};
+use crate::bytecode::FunctionId;
 use super::object::Obj;
 use super::value::Value;
 use super::Vm;
@@ -95,9 +96,9 @@ impl Vm {
     }
 
     /// Starts a fresh stack trace on `exc` at `(method, pc)` of the top frame (a `throw`).
-    pub fn begin_trace(&mut self, exc: Value, method: MethodId, pc: u32) {
+    pub fn begin_trace(&mut self, exc: Value, func: FunctionId, pc: u32) {
         let depth = self.thread.frames.len() as u32;
-        let first = TraceFrame { method, pc, depth };
+        let first = TraceFrame { func, pc, depth };
         let trace = self.heap.alloc(Obj::Native(Box::new(NativeData::StackTrace(vec![first]))));
         let slot = self.exception_layout.stack_trace;
         self.set_field(exc, slot, Value::Ref(trace));
@@ -105,19 +106,19 @@ impl Vm {
 
     /// Appends the top frame, which the exception is passing through (unwinding or
     /// rethrow), unless it is already the last recorded frame.
-    pub fn extend_trace(&mut self, exc: Value, method: MethodId, pc: u32) {
+    pub fn extend_trace(&mut self, exc: Value, func: FunctionId, pc: u32) {
         let depth = self.thread.frames.len() as u32;
         let slot = self.exception_layout.stack_trace;
         match self.get_field(exc, slot).gc_ref().and_then(|r| self.heap.get_mut(r)) {
             Some(Obj::Native(n)) => {
                 if let NativeData::StackTrace(frames) = n.as_mut() {
-                    let same = frames.last().is_some_and(|f| f.method == method && f.depth == depth);
+                    let same = frames.last().is_some_and(|f| f.func == func && f.depth == depth);
                     if !same {
-                        frames.push(TraceFrame { method, pc, depth });
+                        frames.push(TraceFrame { func, pc, depth });
                     }
                 }
             }
-            _ => self.begin_trace(exc, method, pc),
+            _ => self.begin_trace(exc, func, pc),
         }
     }
 
@@ -132,24 +133,33 @@ impl Vm {
             },
             _ => return None,
         };
-        let lines: Vec<String> = frames.iter().map(|f| self.frame_line(f.method, f.pc)).collect();
-        Some(lines.join("\n"))
+        Some(self.format_trace_frames(&frames))
+    }
+
+    /// The lines of a recorded trace, without the frames of `[StackTraceHidden]` methods.
+    pub fn format_trace_frames(&self, frames: &[TraceFrame]) -> String {
+        let shown = frames.iter().filter(|f| {
+            let method = self.functions.get(f.func.0 as usize).map(|func| func.method);
+            !method.is_some_and(|m| self.meta.method(m).flags.has(crate::metadata::Flags::STACK_TRACE_HIDDEN))
+        });
+        let lines: Vec<String> = shown.map(|f| self.frame_line(f.func, f.pc)).collect();
+        lines.join("\n")
     }
 
     /// One stack-trace line: `   at Ns.Type.Method(Int32 a, String b) in FILE:line N`.
-    /// Standard-library frames carry no location, as CoreLib's frames have no symbols.
-    pub fn frame_line(&self, method: MethodId, pc: u32) -> String {
+    /// Standard-library frames carry no location, as CoreLib's frames have no symbols. A
+    /// classic state machine's `MoveNext` shows as its async method, as in .NET.
+    pub fn frame_line(&self, func: FunctionId, pc: u32) -> String {
+        let Some(f) = self.functions.get(func.0 as usize) else { return String::from("   at ?") };
+        let method = self.meta.kickoff_of.get(&f.method).copied().unwrap_or(f.method);
         let mut s = format!("   at {}", self.method_display_name(method));
         let owner = self.meta.type_def(self.meta.method(method).owner);
         if owner.flags.has(crate::metadata::Flags::LIBRARY) {
             return s;
         }
-        if let crate::metadata::MethodBody::Bytecode(fid) = self.meta.method(method).body {
-            let f = &self.functions[fid.0 as usize];
-            if let (Some(span), Some(file)) = (f.span_at(pc), self.meta.files.get(f.file.index())) {
-                let lc = file.line_col(span.start);
-                s.push_str(&format!(" in {}:line {}", file.name, lc.line));
-            }
+        if let (Some(span), Some(file)) = (f.span_at(pc), self.meta.files.get(f.file.index())) {
+            let lc = file.line_col(span.start);
+            s.push_str(&format!(" in {}:line {}", file.name, lc.line));
         }
         s
     }

@@ -18,6 +18,11 @@ impl Vm {
     pub fn load(program: Program, sinks: Sinks, options: VmOptions) -> Result<Vm, String> {
         let mut vm = Vm::new(program.meta, program.functions, sinks, options);
         vm.exception_layout = vm.find_exception_layout()?;
+        vm.thread_ec_slot = vm
+            .meta
+            .find_type_def("System.Threading", "Thread")
+            .and_then(|d| vm.meta.instance_field_slot(d, "_executionContext"))
+            .map(|s| s as u16);
         vm.load_constant_pools()?;
         Ok(vm)
     }

@@ -2,6 +2,7 @@
 //! static-constructor progress), the managed thread, the console sinks, and the garbage
 //! collector's root set.
 
+pub mod clr_size;
 pub mod entry;
 pub mod exceptions;
 pub mod hashtable;
@@ -13,6 +14,7 @@ pub mod numerics;
 pub mod object;
 pub mod options;
 pub mod scheduler;
+pub mod stats;
 pub mod strings;
 pub mod thread;
 pub mod type_names;
@@ -24,7 +26,8 @@ use std::rc::Rc;
 
 use hashbrown::HashMap;
 
-use crate::bytecode::Function;
+use crate::bytecode::liveness::SuspendSite;
+use crate::bytecode::{Function, FunctionId};
 use crate::metadata::Metadata;
 use heap::{GcRef, Heap};
 pub use options::VmOptions;
@@ -66,6 +69,12 @@ pub struct Vm {
     /// The lock `Monitor` keeps for each object ever locked (CoreLib's sync blocks); both
     /// sides are kept alive.
     pub object_locks: HashMap<GcRef, Value>,
+    /// The slot of `Thread._executionContext`, where each thread's current context is.
+    pub thread_ec_slot: Option<u16>,
+    /// Each runtime-async function's suspension sites, computed when it first suspends.
+    pub suspend_sites: HashMap<FunctionId, Rc<[SuspendSite]>>,
+    /// `--stats` counters.
+    pub stats: stats::Stats,
 }
 
 impl Vm {
@@ -80,9 +89,12 @@ impl Vm {
             literals: HashMap::new(),
             exception_layout: ExceptionLayout::default(),
             sched: scheduler::Scheduler::new(options.seed),
+            stats: stats::Stats::new(options.stats),
             options,
             steps_taken: 0,
             object_locks: HashMap::new(),
+            thread_ec_slot: None,
+            suspend_sites: HashMap::new(),
         }
     }
 

@@ -7,7 +7,7 @@
 
 use super::value::Value;
 use super::Vm;
-use crate::metadata::{MethodId, TypeId};
+use crate::metadata::TypeId;
 
 /// Index into the intrinsic registry (`intrinsics::REGISTRY`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -67,7 +67,7 @@ pub struct NativeEntry {
 /// rethrow from the same frame is not recorded twice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TraceFrame {
-    pub method: MethodId,
+    pub func: crate::bytecode::FunctionId,
     pub pc: u32,
     pub depth: u32,
 }

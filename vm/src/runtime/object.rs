@@ -37,11 +37,15 @@ pub struct Continuation {
     pub func: crate::bytecode::FunctionId,
     /// Where execution goes on: just after the `await` or the async call.
     pub pc: u32,
+    /// The registers live at `pc` (by the function's liveness), and their values.
+    pub live: std::rc::Rc<[crate::bytecode::Reg]>,
     pub regs: Vec<Value>,
     /// The register receiving the result of the suspended call (outer frames).
     pub result_reg: crate::bytecode::Reg,
     /// The awaiter whose completion resumes the chain (the innermost link only).
     pub awaiter: Value,
+    /// The ExecutionContext at the suspension, reinstalled before the frame resumes.
+    pub exec_ctx: Value,
 }
 
 /// Where an iterator's frame is.
@@ -144,6 +148,7 @@ impl Obj {
                 }
                 c.regs.iter().for_each(&mut visit);
                 visit(&c.awaiter);
+                visit(&c.exec_ctx);
             }
         }
     }

@@ -25,10 +25,12 @@ pub enum FrameKind {
     /// A runtime-async method started by its task-returning stub (`StartAsync`): how it
     /// ends — returns, suspends, throws — goes to the stub's registers `ret` (a status)
     /// and `ret + 1` (the value, continuation chain or exception).
-    AsyncRoot,
+    /// `entry_ec` is the ExecutionContext at entry, put back when the method ends (or
+    /// suspends) without ever having been resumed.
+    AsyncRoot { entry_ec: Option<GcRef> },
     /// A runtime-async method called from another with `CallAsync`: if it suspends, the
     /// caller suspends with it.
-    AsyncCall,
+    AsyncCall { entry_ec: Option<GcRef> },
     /// A continuation resumed by the dispatcher (`AsyncHelpers.ResumeChain`); `rest` are
     /// the suspended callers still to resume, `payload` the `ref` the outcome goes to.
     Resumed { rest: Option<GcRef>, payload: GcRef },
@@ -44,6 +46,11 @@ pub struct UnwindTarget {
     /// The handler that catches, or `None` when the target is a filter frame that swallows
     /// exceptions thrown while the filter runs.
     pub handler: Option<usize>,
+    /// Number of frames on the stack when the frame running the current `finally` is on
+    /// top (0 before the first one). If that frame returns instead of ending the block (a
+    /// classic `MoveNext` suspending at an `await` inside the `finally`), the unwind is
+    /// abandoned: the block resumes in a later `MoveNext`, whose `EndFinally` rethrows.
+    pub finally_depth: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +67,7 @@ pub struct Frame {
 
 /// Deepest call stack before `InsufficientExecutionStackException`-style failure (.NET
 /// crashes with "Stack overflow."; so does the VM).
-pub const MAX_FRAMES: usize = 20_000;
+pub const MAX_FRAMES: usize = 100_000;
 
 pub struct ThreadState {
     pub regs: Vec<crate::runtime::value::Value>,
@@ -109,6 +116,9 @@ impl ThreadState {
                     if let Some(r) = rest {
                         f(crate::runtime::value::Value::Ref(r));
                     }
+                }
+                FrameKind::AsyncRoot { entry_ec: Some(ec) } | FrameKind::AsyncCall { entry_ec: Some(ec) } => {
+                    f(crate::runtime::value::Value::Ref(ec))
                 }
                 _ => {}
             }

@@ -55,10 +55,13 @@ pub struct TypeState {
     pub statics: Option<Box<[Value]>>,
     pub init: InitState,
     pub type_object: Option<GcRef>,
+    /// `--stats`: the allocation row and modeled size of an instance (`None` inside: not
+    /// modeled).
+    pub modeled: Option<Option<(super::stats::KindId, u32)>>,
 }
 
 impl Vm {
-    fn type_state(&mut self, t: TypeId) -> &mut TypeState {
+    pub(crate) fn type_state(&mut self, t: TypeId) -> &mut TypeState {
         let i = t.0 as usize;
         if self.type_states.len() <= i {
             self.type_states.resize_with(i + 1, TypeState::default);
@@ -217,6 +220,9 @@ impl Vm {
         if is_struct {
             Value::Struct(r)
         } else {
+            if self.stats.enabled() {
+                self.count_instance(t);
+            }
             Value::Ref(r)
         }
     }

@@ -329,6 +329,7 @@ impl MethodBinder<'_> {
             self.report_no_overload(methods, &rejections, pre, span, name);
             return None;
         }
+        let mut applicable = self.most_derived(applicable);
         let best = self.pick_best(&applicable, pre);
         match best {
             Some(i) => Some(applicable.swap_remove(i)),
@@ -341,13 +342,41 @@ impl MethodBinder<'_> {
         }
     }
 
+    /// Reduces the applicable methods to those of the most derived types (C# §12.8.10.2):
+    /// a method declared in a base type of another candidate's type is removed, and so is
+    /// an interface's when a class other than `object` declares a candidate.
+    fn most_derived(&mut self, applicable: Vec<Applicable>) -> Vec<Applicable> {
+        let owners: Vec<TypeId> = applicable.iter().map(|a| a.owner).collect();
+        let object = self.wk().object;
+        let class_candidate = owners.iter().any(|&o| o != object && self.def_kind(o) == Some(TypeDefKind::Class));
+        let mut keep = Vec::with_capacity(applicable.len());
+        for a in applicable {
+            let in_base = owners.iter().any(|&o| o != a.owner && self.c.meta.supertypes(o).contains(&a.owner));
+            let hidden_interface = class_candidate && self.def_kind(a.owner) == Some(TypeDefKind::Interface);
+            if !in_base && !hidden_interface {
+                keep.push(a);
+            }
+        }
+        keep
+    }
+
     /// Maps arguments to parameters and checks conversions for one candidate.
+    /// A method with a `params` array applies in its normal form if it can (the array passed
+    /// directly), otherwise in its expanded form (C# §12.6.4.2).
     fn check_candidate(&mut self, m: MethodId, owner: TypeId, pre: &[PreArg], explicit_targs: &[TypeId]) -> Result<Applicable, Rejection> {
+        let has_params = self.c.meta.method(m).params.last().is_some_and(|p| p.kind == ParamKind::Params);
+        match self.check_candidate_form(m, owner, pre, explicit_targs, false) {
+            Err(_) if has_params => self.check_candidate_form(m, owner, pre, explicit_targs, true),
+            r => r,
+        }
+    }
+
+    fn check_candidate_form(&mut self, m: MethodId, owner: TypeId, pre: &[PreArg], explicit_targs: &[TypeId], expand: bool) -> Result<Applicable, Rejection> {
         let md = self.c.meta.method(m).clone();
         if !explicit_targs.is_empty() && explicit_targs.len() != md.type_params.len() {
             return Err(Rejection::ArgCount);
         }
-        let (param_args, expanded, defaults_used) = self.map_arguments(&md.params, pre)?;
+        let (param_args, expanded, defaults_used) = self.map_arguments(&md.params, pre, expand)?;
         let declared: Vec<TypeId> = md.params.iter().map(|p| self.member_type(p.ty, owner)).collect();
         let type_args = if md.type_params.is_empty() {
             Vec::new()
@@ -377,8 +406,10 @@ impl MethodBinder<'_> {
         Ok(Applicable { method: m, owner, type_args, param_args, expanded, arg_param_types, exact, is_generic: !md.type_params.is_empty(), defaults_used })
     }
 
-    /// Positional, named, optional and `params` arguments → parameter slots.
-    fn map_arguments(&mut self, params: &[crate::metadata::ParamDef], pre: &[PreArg]) -> Result<(Vec<Vec<usize>>, bool, usize), Rejection> {
+    /// Positional, named, optional and `params` arguments → parameter slots; `expand`
+    /// selects the expanded form of a `params` array (required when the argument count
+    /// differs from the parameter count).
+    fn map_arguments(&mut self, params: &[crate::metadata::ParamDef], pre: &[PreArg], expand: bool) -> Result<(Vec<Vec<usize>>, bool, usize), Rejection> {
         let n = params.len();
         let mut slots: Vec<Vec<usize>> = vec![Vec::new(); n];
         let has_params = params.last().is_some_and(|p| p.kind == ParamKind::Params);
@@ -396,8 +427,7 @@ impl MethodBinder<'_> {
             if pos < n {
                 let is_last_params = has_params && pos == n - 1;
                 if is_last_params {
-                    let direct = pre.len() == n && self.fits_array_directly(a, params[pos].ty);
-                    if !direct {
+                    if expand || pre.len() != n {
                         expanded = true;
                     }
                     slots[pos].push(ai);
@@ -427,13 +457,6 @@ impl MethodBinder<'_> {
             }
         }
         Ok((slots, expanded, defaults))
-    }
-
-    fn fits_array_directly(&mut self, a: &PreArg, array_ty: TypeId) -> bool {
-        match &a.value {
-            Some(v) => v.ty == TypeId::NULL || self.conversion(v, array_ty).is_some_and(|c| c.implicit),
-            None => false,
-        }
     }
 
     /// Whether one argument converts implicitly to a parameter type (and is exact).
@@ -604,11 +627,40 @@ impl MethodBinder<'_> {
             return Less;
         }
         if arg.value.is_none() {
-            if let (Some((_, _, ra)), Some((_, _, rb))) = (self.delegate_signature(pa), self.delegate_signature(pb)) {
-                return self.better_target(ra, rb);
+            if let (Some((_, params_a, ra)), Some((_, params_b, rb))) = (self.delegate_signature(pa), self.delegate_signature(pb)) {
+                return match &arg.syntax.expr.kind {
+                    ExprKind::Lambda(l) | ExprKind::AnonymousMethod(l) if params_a == params_b => self.better_lambda_return(l, &params_a, ra, rb),
+                    _ => self.better_target(ra, rb),
+                };
             }
         }
         self.better_target(pa, pb)
+    }
+
+    /// Between two delegate types with the same parameters, for a lambda: one returning a
+    /// value beats a `void` one; otherwise the better conversion from the lambda's inferred
+    /// return type (unwrapping `Task<X>` for async lambdas) decides.
+    fn better_lambda_return(&mut self, l: &ast::Lambda, params: &[TypeId], ra: TypeId, rb: TypeId) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        match (ra == TypeId::VOID, rb == TypeId::VOID) {
+            (false, true) => return Greater,
+            (true, false) => return Less,
+            (true, true) => return Equal,
+            _ => {}
+        }
+        let Some(mut x) = self.lambda_return_type(l, params) else { return self.better_target(ra, rb) };
+        let (mut ya, mut yb) = (ra, rb);
+        if l.is_async {
+            match (self.task_result_type(x), self.task_result_type(ya), self.task_result_type(yb)) {
+                (Some(ix), Some(ia), Some(ib)) => (x, ya, yb) = (ix, ia, ib),
+                _ => return self.better_target(ra, rb),
+            }
+        }
+        match (x == ya, x == yb) {
+            (true, false) => Greater,
+            (false, true) => Less,
+            _ => self.better_target(ya, yb),
+        }
     }
 
     /// The better conversion target between two types (C# §12.6.4.7).
@@ -863,7 +915,12 @@ impl MethodBinder<'_> {
                 if pre[ai].value.is_some() {
                     continue;
                 }
-                let (ExprKind::Lambda(l) | ExprKind::AnonymousMethod(l)) = &pre[ai].syntax.expr.kind else { continue };
+                let syntax = &pre[ai].syntax.expr;
+                let lambda = match &syntax.kind {
+                    ExprKind::Lambda(l) | ExprKind::AnonymousMethod(l) => Some(l),
+                    ExprKind::Name(_) | ExprKind::Member { .. } => None,
+                    _ => continue,
+                };
                 let fixed = self.fix_partial(m, &bounds);
                 let sub = Substitution::for_method(m, &fixed);
                 let Some((_, dparams, dret)) = self.delegate_signature(pt) else { continue };
@@ -874,7 +931,11 @@ impl MethodBinder<'_> {
                 if !self.mentions_method_params(dret, m) {
                     continue;
                 }
-                if let Some(ret) = self.lambda_return_type(l, &params) {
+                let ret = match lambda {
+                    Some(l) => self.lambda_return_type(l, &params),
+                    None => self.method_group_return_type(syntax, &params),
+                };
+                if let Some(ret) = ret {
                     let before: usize = bounds.iter().map(Vec::len).sum();
                     let dret_sub = self.c.meta.types.subst(dret, &sub);
                     if ret != TypeId::VOID {

@@ -353,7 +353,7 @@ impl MethodBinder<'_> {
             let rank = if matches!(kind, ConvKind::Box { .. }) { 2 } else { 1 };
             return Some(Conversion { kind, implicit: true, rank });
         }
-        if to_param && (self.c.meta.is_subtype(to, from) || from == self.c.meta.well_known.object || self.def_kind(from) == Some(TypeDefKind::Interface)) {
+        if to_param && self.explicitly_converts_to_param(from, to) {
             return Some(Conversion { kind: ConvKind::Unbox, implicit: false, rank: 2 });
         }
         if from_param && (to == self.c.meta.well_known.object || self.def_kind(to) == Some(TypeDefKind::Interface)) {
@@ -372,6 +372,16 @@ impl MethodBinder<'_> {
     fn is_sealed(&self, t: TypeId) -> bool {
         self.c.meta.types.def_of(t).is_some_and(|d| self.c.meta.type_def(d).flags.has(crate::metadata::Flags::SEALED))
             || matches!(self.c.meta.types.kind(t), TypeKind::Array { .. })
+    }
+
+    /// The explicit conversions to a type parameter `T` (C# §10.3.8): from `object`, any
+    /// interface, its effective base class and that class's bases, and any type parameter
+    /// `T` depends on (all are `T`'s constraints or their supertypes).
+    fn explicitly_converts_to_param(&mut self, from: TypeId, to: TypeId) -> bool {
+        from == self.c.meta.well_known.object
+            || self.def_kind(from) == Some(TypeDefKind::Interface)
+            || self.c.meta.is_subtype(to, from)
+            || self.param_converts_to(to, from)
     }
 
     /// A type parameter converts to its constraints (and their supertypes).

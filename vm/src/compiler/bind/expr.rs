@@ -533,6 +533,7 @@ impl MethodBinder<'_> {
             Member::Field(f, _) if self.c.meta.field(f).is_static() => Some(self.bind_type_member(ty, name, span)),
             Member::Property(p, _) if self.c.meta.property(p).flags.has(Flags::STATIC) => Some(self.bind_type_member(ty, name, span)),
             Member::Type(_) => Some(self.bind_type_member(ty, name, span)),
+            Member::Methods(ms) if ms.iter().any(|&(m, _)| self.c.meta.method(m).is_static()) => Some(self.bind_type_member(ty, name, span)),
             _ => None,
         }
     }

@@ -34,6 +34,7 @@ impl MethodBinder<'_> {
     pub fn restore(&mut self, s: Snapshot) {
         self.c.diags.items.truncate(s.diags);
         self.locals.truncate(s.locals);
+        self.forget_scoped_locals_from(s.locals);
         self.nested.truncate(s.nested);
         self.c.meta.methods.truncate(s.methods);
         self.c.method_src.truncate(s.methods);
@@ -43,8 +44,12 @@ impl MethodBinder<'_> {
 
     /// Whether the lambda converts to delegate type `pt` (bound on trial, undone).
     pub fn lambda_fits(&mut self, l: &ast::Lambda, pt: TypeId) -> bool {
-        let Some((_, params, _)) = self.delegate_signature(pt) else { return false };
-        if params.len() != l.params.len() {
+        let Some((invoke, params, _)) = self.delegate_signature(pt) else { return false };
+        if omits_parameter_list(l) {
+            if self.has_out_param(invoke) {
+                return false;
+            }
+        } else if params.len() != l.params.len() {
             return false;
         }
         for (p, &t) in l.params.iter().zip(&params) {
@@ -66,9 +71,7 @@ impl MethodBinder<'_> {
     /// The type a lambda returns given its parameter types (`void` if it returns nothing),
     /// bound on trial and undone. `None` when the body does not bind.
     pub fn lambda_return_type(&mut self, l: &ast::Lambda, params: &[TypeId]) -> Option<TypeId> {
-        if params.len() != l.params.len() {
-            return None;
-        }
+        let names = lambda_param_names(l, params.len())?;
         let snapshot = self.snapshot();
         let before = self.c.diags.items.len();
         let saved = self.func.clone();
@@ -83,8 +86,8 @@ impl MethodBinder<'_> {
             iterator_element: None,
         };
         self.push_scope();
-        for (p, &t) in l.params.iter().zip(params) {
-            self.declare_local(&p.name.name, t, LocalKind::Param(0), p.span);
+        for ((name, span), &t) in names.iter().zip(params) {
+            self.declare_local(name, t, LocalKind::Param(0), *span);
         }
         let result = match &l.body {
             ast::Body::Expr(e) => {
@@ -143,23 +146,43 @@ impl MethodBinder<'_> {
                 }
             },
         };
-        let Some((_, params, ret)) = self.delegate_signature(target) else { return BExpr::error(span) };
-        if params.len() != l.params.len() {
-            let shown = self.type_name(target);
-            self.error(span, "CS1593", format!("Delegate '{shown}' does not take {} arguments", l.params.len()));
-            return BExpr::error(span);
-        }
-        let names: Vec<String> = l.params.iter().map(|p| p.name.name.clone()).collect();
-        let method = self.new_nested_method(MethodKind::Lambda, None, &names, &params, ret, l.is_async, l.is_static, span);
+        let Some((invoke, params, ret)) = self.delegate_signature(target) else { return BExpr::error(span) };
+        let Some(names) = self.lambda_param_names_for(l, target, invoke, params.len(), span) else { return BExpr::error(span) };
+        let plain: Vec<String> = names.iter().map(|(n, _)| n.clone()).collect();
+        let method = self.new_nested_method(MethodKind::Lambda, None, &plain, &params, ret, l.is_async, l.is_static, span);
         let id = NestedId(self.nested.len() as u32);
         self.nested.push(NestedFunction { method, body: None, parent: self.func.index, is_local_function: false, delegate_type: Some(target), span });
-        let body = self.bind_nested_body(id, method, &l.params.iter().map(|p| (p.name.name.clone(), p.span)).collect::<Vec<_>>(), &params, ret, l.is_async, l.is_static, &l.body);
+        let body = self.bind_nested_body(id, method, &names, &params, ret, l.is_async, l.is_static, &l.body);
         self.nested[id.0 as usize].body = Some(body);
         BExpr::new(BKind::Closure(id), target, span)
     }
 
+    /// The names a lambda converted to delegate `target` gives its parameters; CS1593 when
+    /// the counts differ, CS1688 for `delegate { }` and a delegate with `out` parameters.
+    fn lambda_param_names_for(&mut self, l: &ast::Lambda, target: TypeId, invoke: MethodId, count: usize, span: Span) -> Option<Vec<(String, Span)>> {
+        if omits_parameter_list(l) && self.has_out_param(invoke) {
+            let shown = self.type_name(target);
+            self.error(span, "CS1688", format!("Cannot convert anonymous method block without a parameter list to delegate type '{shown}' because it has one or more out parameters"));
+            return None;
+        }
+        let names = lambda_param_names(l, count);
+        if names.is_none() {
+            let shown = self.type_name(target);
+            self.error(span, "CS1593", format!("Delegate '{shown}' does not take {} arguments", l.params.len()));
+        }
+        names
+    }
+
+    fn has_out_param(&self, m: MethodId) -> bool {
+        self.c.meta.method(m).params.iter().any(|p| p.kind == ParamKind::Out)
+    }
+
     /// `(int x) => x + 1` without a target: `Func<int, int>`; `() => { }`: `Action`.
+    /// `delegate { }` has none: its parameters come from the delegate type.
     fn natural_lambda_type(&mut self, l: &ast::Lambda) -> Option<TypeId> {
+        if omits_parameter_list(l) {
+            return None;
+        }
         let mut params = Vec::new();
         for p in &l.params {
             let t = self.resolve_type(p.ty.as_ref()?);
@@ -197,9 +220,10 @@ impl MethodBinder<'_> {
             MethodKind::Constructor => ".ctor".to_string(),
             _ => outer.name.clone(),
         };
+        let ordinal = self.c.method_ordinal(self.method);
         let generated = match kind {
-            MethodKind::LocalFunction => format!("<{outer_name}>g__{}|{}_{n}", name.unwrap_or("local"), self.method.0),
-            _ => format!("<{outer_name}>b__{}_{n}", self.method.0),
+            MethodKind::LocalFunction => format!("<{outer_name}>g__{}|{ordinal}_{n}", name.unwrap_or("local")),
+            _ => format!("<{outer_name}>b__{ordinal}_{n}"),
         };
         let mut flags = Flags(Flags::PRIVATE | Flags::SYNTHESIZED);
         if is_async {
@@ -323,4 +347,21 @@ impl MethodBinder<'_> {
     /// A local function used before the code that declares it ran (nothing to do yet: the
     /// emitter creates its environment at the enclosing block's entry).
     pub fn note_local_function_use(&mut self, _id: NestedId) {}
+}
+
+/// Whether `l` is an anonymous method written without a parameter list (`delegate { }`):
+/// it converts to any delegate type without `out` parameters, whose parameters it cannot
+/// name (C# §12.19.1). Lambdas and `delegate () { }` always have a list.
+fn omits_parameter_list(l: &ast::Lambda) -> bool {
+    l.params.is_empty() && !l.parenthesized
+}
+
+/// The names (and spans) of a lambda's parameters for a delegate with `count` of them:
+/// its own, or unnamed ones (`_`, which name lookup never finds) for `delegate { }`;
+/// `None` when the counts differ.
+fn lambda_param_names(l: &ast::Lambda, count: usize) -> Option<Vec<(String, Span)>> {
+    if omits_parameter_list(l) {
+        return Some(vec![("_".to_string(), l.span); count]);
+    }
+    (l.params.len() == count).then(|| l.params.iter().map(|p| (p.name.name.clone(), p.span)).collect())
 }

@@ -64,6 +64,23 @@ impl MethodBinder<'_> {
         BExpr::new(kind, delegate, span)
     }
 
+    /// The return type of the method `e` (a method group) would pick for arguments of
+    /// types `params`, for type inference (C# §12.6.3.7, output type inference).
+    pub fn method_group_return_type(&mut self, e: &ast::Expr, params: &[TypeId]) -> Option<TypeId> {
+        let snapshot = self.snapshot();
+        let before = self.c.diags.items.len();
+        let ret = match self.bind(e, None) {
+            Bound::Methods(g) if g.nested.is_none() => {
+                let pre: Vec<PreArg> = params.iter().map(|&t| placeholder_arg(t, ParamKind::Value, e.span)).collect();
+                self.select_overload(&g.methods, &pre, &g.type_args, None, e.span, &g.name).map(|app| self.method_return_type(&app))
+            }
+            _ => None,
+        };
+        let ok = self.c.diags.items.len() == before;
+        self.restore(snapshot);
+        ret.filter(|_| ok)
+    }
+
     /// A method's return type fits a delegate's when they are the same, or both are
     /// reference types related by an implicit reference conversion.
     fn return_fits(&mut self, method_ret: TypeId, delegate_ret: TypeId) -> bool {

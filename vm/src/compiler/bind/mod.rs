@@ -209,6 +209,15 @@ impl<'c> MethodBinder<'c> {
         self.scopes.pop().map(|s| s.locals).unwrap_or_default()
     }
 
+    /// Removes locals numbered `first` and above from the scopes (a trial binding that
+    /// declared pattern or `out` variables in the enclosing scope is being undone).
+    pub fn forget_scoped_locals_from(&mut self, first: usize) {
+        for s in &mut self.scopes {
+            s.names.retain(|(_, l)| (l.0 as usize) < first);
+            s.locals.retain(|l| (l.0 as usize) < first);
+        }
+    }
+
     /// Makes an existing local visible under another name in the current scope.
     pub fn declare_alias(&mut self, name: &str, id: LocalId) {
         if let Some(s) = self.scopes.last_mut() {

@@ -146,12 +146,37 @@ impl MethodBinder<'_> {
             BinaryOp::Coalesce => return self.bind_coalesce(left, right, target, span),
             _ => {}
         }
-        let a = self.bind_expr(left);
-        let b = self.bind_expr(right);
+        let Some((a, b)) = self.bind_binary_operands(op, left, right, span) else { return BExpr::error(span) };
         if a.is_error() || b.is_error() {
             return BExpr::error(span);
         }
         self.make_binary(op, a, b, span)
+    }
+
+    /// Binds the operands of a binary operator. A `default` literal operand of `==`/`!=`
+    /// takes the other operand's type (C# 7.1); anywhere else, or against a tuple or
+    /// another `default`, it is an error (CS8310, CS8315), as in Roslyn.
+    fn bind_binary_operands(&mut self, op: BinaryOp, left: &ast::Expr, right: &ast::Expr, span: Span) -> Option<(BExpr, BExpr)> {
+        let (left_default, right_default) = (is_default_literal(left), is_default_literal(right));
+        if !left_default && !right_default {
+            return Some((self.bind_expr(left), self.bind_expr(right)));
+        }
+        let o = binary_symbol(op);
+        if !matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+            self.error(span, "CS8310", format!("Operator '{o}' cannot be applied to operand 'default'"));
+            return None;
+        }
+        if left_default && right_default {
+            self.error(span, "CS8315", format!("Operator '{o}' is ambiguous on operands 'default' and 'default'"));
+            return None;
+        }
+        let other = self.bind_expr(if left_default { right } else { left });
+        if self.is_tuple_type(other.ty) {
+            self.error(span, "CS8310", format!("Operator '{o}' cannot be applied to operand 'default'"));
+            return None;
+        }
+        let literal = self.bind_value_to(if left_default { left } else { right }, other.ty);
+        Some(if left_default { (literal, other) } else { (other, literal) })
     }
 
     /// Resolves a binary operator over bound operands.
@@ -1001,6 +1026,12 @@ impl MethodBinder<'_> {
         let stmts = vec![BStmt::new(SKind::Local { local: tmp, init: Some(v) }, span), BStmt::new(SKind::Expr(call), span)];
         BExpr::new(BKind::Seq { stmts, value: Box::new(tmp_e) }, ty, span)
     }
+}
+
+/// Whether `e` is the `default` literal, which an operand of `==`/`!=` gets its type from
+/// the other operand (C# 7.1 target-typed default).
+fn is_default_literal(e: &ast::Expr) -> bool {
+    matches!(e.kind, ast::ExprKind::Default(None))
 }
 
 fn cmp_op(op: BinaryOp) -> BBinOp {

@@ -14,6 +14,13 @@ use super::{Compiler, FnBuilder, MethodShared};
 use crate::bytecode::{JumpTable, Op, Reg, Target};
 use crate::compiler::bound::*;
 use crate::metadata::{Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, TypeDefId, TypeId};
+use crate::compiler::bound::LocalKind;
+
+/// The state machine's field that refers to the state machine itself: `ref stateMachine`
+/// arguments point at it. (Roslyn's state machine is a struct and passes `ref this`; the
+/// VM's is an object, and a reference to a field is what a `ref` can hold.) Not part of
+/// the modeled .NET layout.
+pub const SELF_REFERENCE_FIELD: &str = "<>t__stateMachine";
 
 /// The state machine of the classic async function being emitted (set on the shared
 /// method state while its kickoff and `MoveNext` are built).
@@ -54,6 +61,22 @@ pub struct MoveNextState {
     /// Where `return v;` puts `v` (for `SetResult`).
     pub result: Option<Reg>,
     pub next_pending: u16,
+    /// `<>u__N`: one field per awaiter type, as Roslyn shares them between awaits.
+    pub awaiter_fields: Vec<(TypeId, u16)>,
+    /// What the spill planning needs to know about the registers.
+    pub sites: AwaitSites,
+}
+
+/// The registers of `MoveNext` by meaning, for naming the fields that keep them across
+/// awaits.
+#[derive(Clone, Debug, Default)]
+pub struct AwaitSites {
+    /// The first instruction after the prologue (the state dispatch).
+    pub body_start: usize,
+    /// `(register, name, type)` of the function's locals.
+    pub locals: Vec<(Reg, String, TypeId)>,
+    /// Registers that hold display (closure) objects.
+    pub displays: Vec<Reg>,
 }
 
 impl Compiler {
@@ -66,10 +89,10 @@ impl Compiler {
             self.error(file, span, "CS1983", "The return type of an async method must be void, Task, Task<T>, ValueTask or ValueTask<T>");
             return;
         };
-        for l in shared.locals.iter_mut().filter(|l| l.owner == index) {
+        for l in shared.locals.iter_mut().filter(|l| l.owner == index && matches!(l.kind, LocalKind::Param(_))) {
             l.hoisted = true;
         }
-        let name = format!("<{}>d__{}", self.meta.method(m).name, m.index());
+        let name = self.state_machine_name(m);
         let pending_fields = count_finally_awaits(&body.body);
         shared.state_machine = Some(StateMachine { name, function: index, builder, result, pending_fields, layout: None });
         let ret = self.meta.method(m).ret;
@@ -84,13 +107,70 @@ impl Compiler {
         let set_state_machine = self.state_machine_method(layout.def, "SetStateMachine", m);
         let move_next_env = EnvKind::Nested(NestedEnv::Display(layout.display));
         let body_without_params = BoundBody { body: body.body.clone(), params: Vec::new(), iterator: None, async_result: None };
-        let f = FnBuilder::build_move_next(self, shared, index, move_next, &body_without_params, move_next_env);
+        let (mut f, sites) = FnBuilder::build_move_next(self, shared, index, move_next, &body_without_params, move_next_env);
+        self.plan_spills(&mut f, layout.def, &sites);
+        self.meta.kickoff_of.insert(move_next, m);
         self.install_function(move_next, f);
         let empty = BoundBody { body: BStmt::new(SKind::Empty, span), params: Vec::new(), iterator: None, async_result: None };
         let f = FnBuilder::build(self, shared, u32::MAX, set_state_machine, &empty, EnvKind::Nested(NestedEnv::This));
         self.install_function(set_state_machine, f);
         self.implement_state_machine_interface(layout.def, move_next, set_state_machine);
         shared.state_machine = None;
+    }
+
+    /// Decides which registers each `await` of `MoveNext` keeps in fields (those live
+    /// across it: Roslyn's hoisting rule, from the liveness analysis) and gives each one
+    /// a field named as Roslyn names it: `<x>5__N` for a user local, `<>8__N` for a
+    /// display (closure) reference, `<>s__N` for a spilled temporary. A local keeps its
+    /// field across sites; temporaries reuse theirs by position.
+    fn plan_spills(&mut self, f: &mut crate::bytecode::Function, def: TypeDefId, sites: &AwaitSites) {
+        let live = crate::bytecode::liveness::registers_across_awaits(f, &self.meta, sites.body_start);
+        let object = self.meta.well_known.object;
+        let mut local_fields: Vec<(Reg, u16)> = Vec::new();
+        let mut temp_fields: Vec<u16> = Vec::new();
+        let mut next_ordinal = 1;
+        f.spills = live
+            .into_iter()
+            .map(|regs| {
+                let mut temps = 0;
+                regs.into_iter()
+                    .map(|r| {
+                        if let Some(&(_, slot)) = local_fields.iter().find(|(x, _)| *x == r) {
+                            return (r, slot);
+                        }
+                        let (name, ty) = if let Some((name, ty)) = sites.locals.iter().find(|l| l.0 == r).map(|l| (l.1.clone(), l.2)) {
+                            (format!("<{name}>5__{next_ordinal}"), ty)
+                        } else if sites.displays.contains(&r) {
+                            (format!("<>8__{next_ordinal}"), object)
+                        } else {
+                            temps += 1;
+                            if let Some(&slot) = temp_fields.get(temps - 1) {
+                                return (r, slot);
+                            }
+                            let slot = self.add_state_machine_field(def, &format!("<>s__{temps}"), object);
+                            temp_fields.push(slot);
+                            return (r, slot);
+                        };
+                        next_ordinal += 1;
+                        let slot = self.add_state_machine_field(def, &name, ty);
+                        local_fields.push((r, slot));
+                        (r, slot)
+                    })
+                    .collect()
+            })
+            .collect();
+    }
+
+    /// Appends a field to the state machine class; returns its slot.
+    pub(super) fn add_state_machine_field(&mut self, def: TypeDefId, name: &str, ty: TypeId) -> u16 {
+        let slot = self.meta.type_def(def).instance_slots;
+        let span = self.meta.type_def(def).span;
+        let f = crate::metadata::FieldId(self.meta.fields.len() as u32);
+        self.meta.fields.push(crate::metadata::FieldDef { name: name.into(), owner: def, ty, flags: Flags(Flags::PUBLIC), slot, constant: None, span });
+        let td = &mut self.meta.type_defs[def.index()];
+        td.fields.push(f);
+        td.instance_slots += 1;
+        slot as u16
     }
 
     /// The builder for an async method returning `ret` with result `result`.
@@ -162,7 +242,7 @@ impl FnBuilder<'_> {
         let Some(sm) = self.shared.state_machine.clone() else { return Vec::new() };
         let int = self.c.meta.well_known.int32;
         let object = self.c.meta.well_known.object;
-        let mut fields = vec![("<>1__state".to_string(), int), ("<>t__builder".to_string(), sm.builder), ("<>t__stateMachine".to_string(), object)];
+        let mut fields = vec![("<>1__state".to_string(), int), ("<>t__builder".to_string(), sm.builder), (SELF_REFERENCE_FIELD.to_string(), object)];
         for i in 0..sm.pending_fields {
             fields.push((format!("<>s__pending{}", i + 1), object));
         }
@@ -264,8 +344,10 @@ impl FnBuilder<'_> {
         let result = (result_ty != TypeId::VOID).then(|| self.alloc_reg());
         let epilogue = self.new_label();
         let table = self.add_table(JumpTable { low: 0, targets: Vec::new() });
+        let body_start = self.pc() as usize;
         self.emit(Op::Switch { src: num, table });
-        self.classic = Some(MoveNextState { num, resume: Vec::new(), epilogue, result, next_pending: layout.first_pending });
+        let sites = AwaitSites { body_start, locals: self.local_register_names(), displays: Vec::new() };
+        self.classic = Some(MoveNextState { num, resume: Vec::new(), epilogue, result, next_pending: layout.first_pending, awaiter_fields: Vec::new(), sites });
         let start = Target(self.pc());
         self.emit_stmt(body);
         self.emit_goto(epilogue);
@@ -319,7 +401,12 @@ impl FnBuilder<'_> {
         self.emit_goto(state.epilogue);
     }
 
-    /// `await` in `MoveNext`.
+    /// `await` in `MoveNext`, Roslyn's expansion: `awaiter = e.GetAwaiter(); if
+    /// (!awaiter.IsCompleted) { num = state = k; <>u__N = awaiter;
+    /// builder.AwaitUnsafeOnCompleted(ref <>u__N, ref this); return; resume_k: awaiter =
+    /// <>u__N; num = state = -1; } awaiter.GetResult()`. What else must survive the
+    /// suspension is saved and reloaded around it (`SpillToFields` / `ReloadFromFields`,
+    /// planned once the whole body is known).
     pub fn emit_classic_await(&mut self, parts: &AwaitParts, dst: Reg) {
         let (Some(layout), Some(_)) = (self.layout(), self.classic.as_ref()) else { return };
         let m = self.mark();
@@ -327,20 +414,26 @@ impl FnBuilder<'_> {
         self.write_local(parts.operand_temp, operand);
         let awaiter = self.emit_value(&parts.get_awaiter);
         self.write_local(parts.awaiter, awaiter);
+        let awaiter = self.emit_value(&BExpr::new(BKind::Local(parts.awaiter), parts.get_awaiter.ty, parts.get_awaiter.span));
         let done = self.new_label();
         let completed = self.emit_value(&parts.is_completed);
         self.emit_jump(Op::JumpIfTrue { cond: completed, target: Target(0) }, done);
         let k = self.classic.as_ref().map_or(0, |c| c.resume.len()) as i32;
         self.set_state(k);
-        if let Some(await_method) = self.state_machine_builder_method("AwaitUnsafeOnCompleted", 2) {
-            let machine = self.display_value(layout.display);
+        let machine = self.display_value(layout.display);
+        let open_displays: Vec<Reg> = self.display_regs.iter().map(|&(_, r)| r).collect();
+        if let Some(c) = &mut self.classic {
+            c.sites.displays.extend(open_displays);
+        }
+        self.emit(Op::SpillToFields { obj: machine, plan: k as u16 });
+        let awaiter_ty = parts.get_awaiter.ty;
+        let field = self.awaiter_field(layout.def, awaiter_ty);
+        self.emit(Op::StoreField { obj: machine, slot: field, src: awaiter });
+        if let Some(await_method) = self.await_on_completed_method(awaiter_ty) {
             let awaiter_ref = self.alloc_reg();
-            if let super::closures::LocalLoc::Field(obj, slot) = self.local_location(parts.awaiter) {
-                self.emit(Op::MakeRefField { dst: awaiter_ref, obj, slot });
-            }
+            self.emit(Op::MakeRefField { dst: awaiter_ref, obj: machine, slot: field });
             let sm_ref = self.alloc_reg();
             self.emit(Op::MakeRefField { dst: sm_ref, obj: machine, slot: layout.this_machine });
-            let awaiter_ty = self.shared.locals[parts.awaiter.0 as usize].ty;
             let sm_ty = self.shared.displays[layout.display.0 as usize].ty;
             let builder = self.shared.state_machine.as_ref().map_or(TypeId::ERROR, |s| s.builder);
             self.call_on_builder(machine, layout.builder, await_method, builder, &[awaiter_ty, sm_ty], &[awaiter_ref, sm_ref]);
@@ -351,10 +444,52 @@ impl FnBuilder<'_> {
         if let Some(c) = &mut self.classic {
             c.resume.push(resume);
         }
+        self.emit(Op::ReloadFromFields { obj: machine, plan: k as u16 });
+        self.emit(Op::LoadField { dst: awaiter, obj: machine, slot: field });
+        self.write_local(parts.awaiter, awaiter);
         self.set_state(-1);
         self.place_label(done);
         self.free_to(m);
         self.emit_into(&parts.get_result, dst);
+    }
+
+    /// `<>u__N` for awaiters of type `ty`.
+    fn awaiter_field(&mut self, def: TypeDefId, ty: TypeId) -> u16 {
+        if let Some(&(_, slot)) = self.classic.as_ref().and_then(|c| c.awaiter_fields.iter().find(|(t, _)| *t == ty)) {
+            return slot;
+        }
+        let n = self.classic.as_ref().map_or(0, |c| c.awaiter_fields.len()) + 1;
+        let slot = self.c.add_state_machine_field(def, &format!("<>u__{n}"), ty);
+        if let Some(c) = &mut self.classic {
+            c.awaiter_fields.push((ty, slot));
+        }
+        slot
+    }
+
+    /// `AwaitUnsafeOnCompleted` for an awaiter that implements `ICriticalNotifyCompletion`,
+    /// `AwaitOnCompleted` for one that only implements `INotifyCompletion` (Roslyn's choice).
+    fn await_on_completed_method(&mut self, awaiter_ty: TypeId) -> Option<MethodId> {
+        let critical = self
+            .c
+            .namespaces
+            .find_type("System.Runtime.CompilerServices", "ICriticalNotifyCompletion", 0)
+            .map(|d| self.c.meta.type_def(d).self_type);
+        let is_critical = critical.is_some_and(|c| self.c.meta.is_subtype(awaiter_ty, c));
+        self.state_machine_builder_method(if is_critical { "AwaitUnsafeOnCompleted" } else { "AwaitOnCompleted" }, 2)
+    }
+
+    /// `(register, name, type)` of each user local that has a register.
+    fn local_register_names(&self) -> Vec<(Reg, String, TypeId)> {
+        let mut v: Vec<(Reg, String, TypeId)> = self
+            .local_regs
+            .iter()
+            .filter_map(|(l, &r)| {
+                let info = &self.shared.locals[l.0 as usize];
+                matches!(info.kind, LocalKind::User | LocalKind::RefLocal).then(|| (r, info.name.clone(), info.ty))
+            })
+            .collect();
+        v.sort_by_key(|x| x.0);
+        v
     }
 
     /// At a `finally` block's entry in `MoveNext`: skip the body while suspending

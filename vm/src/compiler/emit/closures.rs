@@ -193,13 +193,11 @@ impl FnBuilder<'_> {
         }
     }
 
-    /// A classic async function's state machine: its own fields, every local of the
-    /// function (parameters copied in), `this` and the generic context.
+    /// A classic async function's state machine: its own fields, the parameters (copied
+    /// in), `this` and the generic context. Locals get fields later, when `MoveNext` is
+    /// built and the ones live across an `await` are known.
     fn create_state_machine(&mut self, params: &[LocalId]) {
-        let locals: Vec<LocalId> = (0..self.shared.locals.len())
-            .map(|i| LocalId(i as u32))
-            .filter(|&l| self.shared.locals[l.0 as usize].owner == self.func_index)
-            .collect();
+        let locals = params.to_vec();
         let is_method = matches!(self.env, EnvKind::Method);
         let needs_this = is_method && self.this_reg.is_some();
         let needs_ctx = is_method && self.shared.has_generic_context;
@@ -237,7 +235,8 @@ impl FnBuilder<'_> {
     /// Creates a display object for `locals` (plus `this`/context slots) in a new register,
     /// linked to the innermost display in scope.
     pub fn create_display(&mut self, locals: &[LocalId], with_this: bool, with_ctx: bool) -> DisplayId {
-        let name = format!("<>c__DisplayClass{}_{}", self.shared.method.0, self.shared.displays.len());
+        let ordinal = self.c.method_ordinal(self.shared.method);
+        let name = format!("<>c__DisplayClass{ordinal}_{}", self.shared.displays.len());
         self.create_display_named(locals, with_this, with_ctx, &name, &[]).0
     }
 
@@ -512,12 +511,16 @@ impl crate::compiler::Compiler {
         let span = self.meta.type_def(owner).span;
         let object = self.meta.well_known.object;
         let self_type = self.meta.types.named(def, &[]);
+        let mut flags = Flags(Flags::SEALED | Flags::SYNTHESIZED | Flags::PRIVATE);
+        if self.meta.type_def(owner).flags.has(Flags::LIBRARY) {
+            flags.set(Flags::LIBRARY);
+        }
         self.meta.type_defs.push(crate::metadata::TypeDef {
             name: name.to_string(),
             namespace: String::new(),
             declaring_type: Some(owner),
             kind: TypeDefKind::Class,
-            flags: Flags(Flags::SEALED | Flags::SYNTHESIZED | Flags::PRIVATE),
+            flags,
             type_params: Vec::new(),
             self_type,
             base: Some(object),
@@ -527,6 +530,7 @@ impl crate::compiler::Compiler {
             properties: Vec::new(),
             nested: Vec::new(),
             enum_underlying: None,
+            modeled_size: None,
             instance_slots: fields.len() as u32,
             static_slots: 0,
             vtable: self.meta.types.def_of(object).map(|o| self.meta.type_def(o).vtable.clone()).unwrap_or_default(),

@@ -188,8 +188,10 @@ impl FnBuilder<'_> {
                 let env = self.shared.nested_env.get(nested).cloned().unwrap_or_else(|| self.nested_env_here(*nested));
                 self.shared.nested_env.insert(*nested, env.clone());
                 let method = self.shared.nested[nested.0 as usize].method;
-                let base = Reg(self.next_reg);
+                // Loading the environment may take registers (parent links), so the
+                // call's argument window starts after them.
                 let env_reg = self.env_value(&env);
+                let base = Reg(self.next_reg);
                 if let Some(er) = env_reg {
                     let slot = self.alloc_reg();
                     self.mov(slot, er);

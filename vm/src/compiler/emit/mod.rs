@@ -6,7 +6,7 @@
 //! display objects ([`closures`]); `try`/`finally` and jumps out of it are in [`stmt`].
 
 mod awaits;
-mod classic;
+pub mod classic;
 mod closures;
 mod expr;
 mod stmt;
@@ -220,7 +220,8 @@ impl Compiler {
     /// The method that holds an iterator's code: `M`'s signature, named as Roslyn names the
     /// iterator class (`<M>d__N`, N the method's index).
     fn iterator_body_method(&mut self, m: MethodId) -> MethodId {
-        self.synthesized_copy(m, format!("<{}>d__{}", self.meta.method(m).name, m.index()))
+        let name = self.state_machine_name(m);
+        self.synthesized_copy(m, name)
     }
 
     /// A non-virtual method with `m`'s signature (its code is installed later).
@@ -276,15 +277,17 @@ impl Compiler {
 
 impl<'a> FnBuilder<'a> {
     /// A classic state machine's `MoveNext`: the async body, run on the state machine.
-    fn build_move_next(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> Function {
+    fn build_move_next(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> (Function, classic::AwaitSites) {
         let mut b = FnBuilder::new(c, shared, func_index, method, body, env);
         b.assign_argument_registers(&[]);
+        b.assign_local_registers();
         if stmt_has_finally(&body.body) {
             b.ret_reg = Some(b.alloc_reg());
         }
         b.emit_prologue(&[]);
         b.emit_move_next_body(&body.body);
-        b.finish()
+        let sites = b.classic.as_ref().map(|c| c.sites.clone()).unwrap_or_default();
+        (b.finish(), sites)
     }
 
     fn build(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> Function {
@@ -544,6 +547,7 @@ impl<'a> FnBuilder<'a> {
             num_args: self.num_args,
             handlers: self.handlers,
             tables: resolved_tables,
+            spills: Vec::new(),
             spans: self.spans,
             file: md.file,
         }

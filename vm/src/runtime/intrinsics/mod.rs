@@ -4,6 +4,7 @@
 //! `Type.Method` by default).
 
 pub mod arrays;
+pub mod asyncs;
 pub mod console;
 pub mod enums;
 pub mod format;
@@ -15,6 +16,7 @@ pub mod numbers;
 pub mod objects;
 pub mod strings;
 pub mod support;
+pub mod tasks;
 pub mod threading;
 
 use std::sync::LazyLock;
@@ -26,6 +28,7 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
     let areas: &[&[NativeEntry]] = &[
         frames::ENTRIES,
         iterators::ENTRIES,
+        asyncs::ENTRIES,
         console::ENTRIES,
         format::ENTRIES,
         objects::ENTRIES,
@@ -36,6 +39,7 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
         arrays::ENTRIES,
         hashing::ENTRIES,
         threading::ENTRIES,
+        tasks::ENTRIES,
     ];
     areas.iter().flat_map(|a| a.iter()).collect()
 });

@@ -391,6 +391,6 @@ fn format_stack_trace(vm: &mut Vm, args: &[Value]) -> NativeResult {
         },
         _ => return Ok(Value::Null),
     };
-    let lines: Vec<String> = frames.iter().map(|f| vm.frame_line(f.method, f.pc)).collect();
-    Ok(vm.alloc_str(&lines.join("\n")))
+    let text = vm.format_trace_frames(&frames);
+    Ok(vm.alloc_str(&text))
 }
