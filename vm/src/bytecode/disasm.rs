@@ -1,5 +1,6 @@
 //! A readable listing of compiled functions: one instruction per line with its pc, the
-//! constant pool, handlers and jump tables — what `vm disasm` prints.
+//! constant pool, handlers, jump tables and a classic `MoveNext`'s spill plans — what
+//! `vm disasm` prints.
 
 use std::fmt::Write;
 
@@ -25,6 +26,10 @@ pub fn disassemble(f: &Function) -> String {
     for (i, t) in f.tables.iter().enumerate() {
         let targets: Vec<String> = t.targets.iter().map(|t| t.0.to_string()).collect();
         let _ = writeln!(out, "  table {i}: from {} -> [{}]", t.low, targets.join(", "));
+    }
+    for (i, plan) in f.spills.iter().enumerate() {
+        let pairs: Vec<String> = plan.iter().map(|(r, slot)| format!("r{} <-> field {slot}", r.0)).collect();
+        let _ = writeln!(out, "  spill plan {i}: [{}]", pairs.join(", "));
     }
     out
 }

@@ -45,8 +45,6 @@ pub struct CompileOptions {
 }
 
 impl Compiler {
-    /// How async method `m` is lowered: `[RuntimeAsyncMethodGeneration(bool)]` on it
-    /// decides, otherwise `--lowering`.
     /// A method's position among its type's methods: Roslyn numbers generated names by it
     /// (`<M>d__2`, `<>c__DisplayClass2_0`, `<M>b__2_0`), so they do not depend on how many
     /// methods other types (the standard library) declare.
@@ -65,6 +63,8 @@ impl Compiler {
         }
     }
 
+    /// How async method `m` is lowered: `[RuntimeAsyncMethodGeneration(bool)]` on it
+    /// decides, otherwise `--lowering`.
     pub fn lowering_of(&self, m: MethodId) -> Lowering {
         let attrs = self.method_attrs.get(&m).map(Vec::as_slice).unwrap_or_default();
         for a in attrs {

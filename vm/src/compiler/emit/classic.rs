@@ -1,13 +1,18 @@
-//! Async methods, classic lowering: Roslyn's rewrite into a state machine. The method's
-//! locals (all of them: the VM's frames cannot outlive `MoveNext`) become fields of a
-//! generated class `<M>d__N` that implements `IAsyncStateMachine`, next to `<>1__state`,
-//! `<>t__builder` and Roslyn's other fields; the method itself becomes the kickoff stub
-//! (create the state machine and its builder, `Start`, return the builder's `Task`); and
-//! the body becomes `MoveNext`: a dispatch on the state, the body with each `await`
-//! expanded (`if (!awaiter.IsCompleted) { state = k; builder.AwaitUnsafeOnCompleted(ref
-//! awaiter, ref this); return; resume_k: state = -1; }`), `finally` blocks guarded by
-//! `if (num < 0)` so suspending does not run them, and a catch-all that hands exceptions to
-//! `builder.SetException`. The builders and the box are the standard library's.
+//! Async methods, classic lowering: Roslyn's rewrite into a state machine. The method
+//! becomes the kickoff stub (create the state machine `<M>d__N` and its builder, copy the
+//! parameters and `this` into it, `Start`, return the builder's `Task`), and the body
+//! becomes `MoveNext`: a dispatch on `<>1__state`, the body with each `await` expanded
+//! (`if (!awaiter.IsCompleted) { state = k; <>u__N = awaiter;
+//! builder.AwaitUnsafeOnCompleted(ref <>u__N, ref this); return; resume_k: ... }`),
+//! `finally` blocks guarded by `if (num < 0)` so suspending does not run them, and a
+//! catch-all that hands exceptions to `builder.SetException`. The builders and the box are
+//! the standard library's.
+//!
+//! Roslyn's hoisting rule decides which locals become fields: those live across an await.
+//! `MoveNext` is emitted with locals in registers, and each suspension saves what the
+//! register liveness analysis (`bytecode/liveness.rs`) finds live across it into fields
+//! (`<x>5__N` for a local, `<>8__N` for a closure's display, `<>s__N` for a temporary of
+//! an unfinished expression) and reloads it on resumption.
 
 use super::closures::{DisplayId, EnvKind, NestedEnv};
 use super::{Compiler, FnBuilder, MethodShared};
