@@ -2,7 +2,9 @@
 //! loads it, and runs its entry point. The `vm` command and the test harness both go
 //! through here.
 
+use std::cell::RefCell;
 use std::io::Write;
+use std::rc::Rc;
 
 use crate::compiler::{self, CompileOptions, Program};
 use crate::runtime::entry::INTERNAL_ERROR_EXIT_CODE;
@@ -42,5 +44,28 @@ pub fn run_file(path: &str, source: &str, options: CompileOptions, vm_options: V
             eprintln!("vm: internal error: {message}");
             INTERNAL_ERROR_EXIT_CODE
         }
+    }
+}
+
+/// An output sink whose bytes can be read back after a run (the REPL and the tests run
+/// programs in-process this way).
+#[derive(Clone, Default)]
+pub struct Capture(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Capture {
+    /// What was written so far, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.borrow()).into_owned()
     }
 }

@@ -4,5 +4,8 @@ pub mod bytecode;
 pub mod compiler;
 pub mod driver;
 pub mod interp;
+pub mod lower;
 pub mod metadata;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod repl;
 pub mod runtime;

@@ -15,6 +15,11 @@ const USAGE: &str = "\
 usage: vm run [OPTIONS] FILE [ARGS...]
        vm disasm [OPTIONS] FILE [NAME]   list the bytecode of the program's methods
                                          (those whose name contains NAME)
+       vm repl [OPTIONS]                 C# at a prompt (#help there lists its commands)
+       vm lower [--lowering=classic|runtime] [--method NAME] [--bytecode] FILE
+                                         show how each async method is lowered: the
+                                         state machine or the runtime-async body, what
+                                         a suspension keeps, what calls allocate
 
 options:
   --lowering=classic|runtime   how async methods are lowered when no attribute decides
@@ -48,6 +53,11 @@ fn dispatch(args: &[String]) -> Result<i32, UsageError> {
     match args.first().map(String::as_str) {
         Some("run") => run(parse_run(&args[1..])?),
         Some("disasm") => disasm(parse_run(&args[1..])?),
+        Some("repl") => repl(&args[1..]),
+        Some("lower") => {
+            let (file, options) = parse_lower(&args[1..])?;
+            lower(&file, &options)
+        }
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(0)
@@ -60,8 +70,57 @@ fn dispatch(args: &[String]) -> Result<i32, UsageError> {
 fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
     let mut compile = CompileOptions::default();
     let mut vm = VmOptions::default();
+    let i = parse_options(args, |flag, value| {
+        match flag {
+            "--lowering" => compile.lowering = parse_lowering(&value()?)?,
+            "--cpus" => vm.cpus = parse_number(flag, &value()?)?,
+            "--seed" => vm.seed = parse_number(flag, &value()?)?,
+            "--stats" => vm.stats = true,
+            "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
+            _ => return Err(UsageError(format!("unknown option '{flag}'"))),
+        }
+        Ok(())
+    })?;
+    let file = args.get(i).cloned().ok_or_else(|| UsageError("no program file given".into()))?;
+    vm.program_name = file.clone();
+    vm.args = args[i + 1..].to_vec();
+    Ok(RunCommand { file, compile, vm })
+}
+
+/// `vm lower`'s command line: `--lowering`, `--method NAME`, `--bytecode`, then the file.
+fn parse_lower(args: &[String]) -> Result<(String, vm::lower::LowerOptions), UsageError> {
+    let mut options = vm::lower::LowerOptions::default();
+    let i = parse_options(args, |flag, value| {
+        match flag {
+            "--lowering" => {
+                options.compile.lowering = parse_lowering(&value()?)?;
+                options.lowering_given = true;
+            }
+            "--method" => options.method = Some(value()?),
+            "--bytecode" => options.bytecode = true,
+            _ => return Err(UsageError(format!("unknown option '{flag}' for lower"))),
+        }
+        Ok(())
+    })?;
+    match &args[i..] {
+        [file] => Ok((file.clone(), options)),
+        [] => Err(UsageError("no program file given".into())),
+        [_, extra, ..] => Err(UsageError(format!("unexpected argument '{extra}'"))),
+    }
+}
+
+/// Walks the leading options (`--flag`, `--flag=value`, `--flag value`, `--` ends them),
+/// handing each flag to `apply` with a getter for its value; returns the index of the first
+/// argument that is not an option.
+fn parse_options(
+    args: &[String],
+    mut apply: impl FnMut(&str, &mut dyn FnMut() -> Result<String, UsageError>) -> Result<(), UsageError>,
+) -> Result<usize, UsageError> {
     let mut i = 0;
     while i < args.len() && args[i].starts_with("--") {
+        if args[i] == "--" {
+            return Ok(i + 1);
+        }
         let (flag, inline) = match args[i].split_once('=') {
             Some((f, v)) => (f, Some(v.to_string())),
             None => (args[i].as_str(), None),
@@ -73,24 +132,10 @@ fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
             i += 1;
             args.get(i).cloned().ok_or_else(|| UsageError(format!("{flag} needs a value")))
         };
-        match flag {
-            "--lowering" => compile.lowering = parse_lowering(&value()?)?,
-            "--cpus" => vm.cpus = parse_number(flag, &value()?)?,
-            "--seed" => vm.seed = parse_number(flag, &value()?)?,
-            "--stats" => vm.stats = true,
-            "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
-            "--" => {
-                i += 1;
-                break;
-            }
-            _ => return Err(UsageError(format!("unknown option '{flag}'"))),
-        }
+        apply(flag, &mut value)?;
         i += 1;
     }
-    let file = args.get(i).cloned().ok_or_else(|| UsageError("no program file given".into()))?;
-    vm.program_name = file.clone();
-    vm.args = args[i + 1..].to_vec();
-    Ok(RunCommand { file, compile, vm })
+    Ok(i)
 }
 
 fn parse_lowering(s: &str) -> Result<Lowering, UsageError> {
@@ -113,6 +158,29 @@ fn run(cmd: RunCommand) -> Result<i32, UsageError> {
         stderr: Box::new(std::io::stderr()),
     };
     Ok(vm::driver::run_file(&cmd.file, &source, cmd.compile, cmd.vm, sinks))
+}
+
+fn lower(file: &str, options: &vm::lower::LowerOptions) -> Result<i32, UsageError> {
+    let source = std::fs::read_to_string(file).map_err(|e| UsageError(format!("cannot read '{file}': {e}")))?;
+    match vm::lower::lower_file(file, &source, options) {
+        Ok(text) => {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes());
+            Ok(0)
+        }
+        Err(vm::lower::LowerError::Compile(rendered)) => {
+            eprint!("{rendered}");
+            Ok(vm::driver::COMPILE_ERROR_EXIT_CODE)
+        }
+        Err(vm::lower::LowerError::NoSuchMethod(message)) => {
+            eprintln!("vm: {message}");
+            Ok(2)
+        }
+        Err(vm::lower::LowerError::Internal(message)) => {
+            eprintln!("vm: internal error: {message}");
+            Ok(vm::runtime::entry::INTERNAL_ERROR_EXIT_CODE)
+        }
+    }
 }
 
 fn disasm(cmd: RunCommand) -> Result<i32, UsageError> {
@@ -140,4 +208,12 @@ fn disasm(cmd: RunCommand) -> Result<i32, UsageError> {
         }
     }
     Ok(0)
+}
+
+/// `vm repl [OPTIONS]`: the options of `vm run`, no file.
+fn repl(args: &[String]) -> Result<i32, UsageError> {
+    let mut with_file = args.to_vec();
+    with_file.push(String::from("repl"));
+    let cmd = parse_run(&with_file)?;
+    Ok(vm::repl::run(cmd.compile.lowering, cmd.vm))
 }

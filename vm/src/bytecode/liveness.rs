@@ -91,6 +91,11 @@ pub fn registers_across_awaits(f: &Function, meta: &Metadata, body_start: usize)
     sites
 }
 
+/// The registers instruction `pc` of `f` writes.
+pub fn registers_written(f: &Function, meta: &Metadata, pc: usize) -> Vec<Reg> {
+    f.code.get(pc).map(|op| Effects::of(op, meta, f).defs).unwrap_or_default()
+}
+
 /// Per instruction, the registers some path from the entry may have written before it
 /// (arguments count as written). A register live at a suspension but never written on the
 /// way there holds nothing worth saving (a conservative read, as `CallDelegate`'s).
@@ -266,6 +271,7 @@ impl Effects {
                 e.defs.push(dst);
             }
             Op::NewDelegate { dst, .. } | Op::NewDelegateVirt { dst, .. } => e.bin(dst, dst, dst),
+            Op::SetDelegateContext { delegate, ctx } => e.uses.extend([delegate, ctx]),
             Op::TypeTestDyn { dst, src, ty } | Op::CastClassDyn { dst, src, ty } | Op::BoxDyn { dst, src, ty } => e.bin(dst, src, ty),
             Op::MakeGenerator { dst, ty, args, count, .. } => {
                 e.uses.push(ty);

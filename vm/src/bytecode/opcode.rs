@@ -244,6 +244,9 @@ pub enum Op {
     /// As `NewDelegate`, but `method` is resolved virtually on the target first.
     /// Throws `NullReferenceException` for a `null` target.
     NewDelegateVirt { dst: Reg, ty: TypeId, method: MethodId },
+    /// Gives the delegate just created in `delegate` the generic context in `ctx`, which
+    /// its method receives as its hidden last argument on every invocation.
+    SetDelegateContext { delegate: Reg, ctx: Reg },
 
     // ---- type tests and boxing -----------------------------------------------------------
     /// `dst <- src is ty` (a bool).

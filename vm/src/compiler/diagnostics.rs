@@ -2,7 +2,7 @@
 //! `FILE(line,col): error CSxxxx: message`, followed by the source line and a caret.
 
 use crate::metadata::{FileId, SourceFile};
-use grammar::span::Span;
+use grammar::span::{LineCol, Span};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diag {
@@ -45,11 +45,17 @@ impl Diagnostics {
 
 /// Renders diagnostics for a terminal or a log: one block per error.
 pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
+    render_located(diags, files, |file, lc| format!("{}({},{})", file.name, lc.line, lc.col))
+}
+
+/// As [`render`], with the location prefix of each error chosen by `locate` (the REPL
+/// numbers lines within the input just typed: `(1,5)`).
+pub fn render_located(diags: &[Diag], files: &[SourceFile], locate: impl Fn(&SourceFile, LineCol) -> String) -> String {
     let mut out = String::new();
     for d in diags {
         let Some(file) = files.get(d.file.index()) else { continue };
         let lc = file.line_col(d.span.start);
-        out.push_str(&format!("{}({},{}): error {}: {}\n", file.name, lc.line, lc.col, d.code, d.message));
+        out.push_str(&format!("{}: error {}: {}\n", locate(file, lc), d.code, d.message));
         let line = file.line_text(lc.line);
         if !line.trim().is_empty() {
             out.push_str(line);

@@ -39,9 +39,20 @@ pub enum Lowering {
     Runtime,
 }
 
+/// What decided an async method's lowering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoweringSource {
+    /// `[RuntimeAsyncMethodGeneration(bool)]` on the method.
+    Attribute,
+    /// `--lowering` (or its default).
+    Option,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
     pub lowering: Lowering,
+    /// Keep a [`emit::report::LoweringReport`] per user async method (for `vm lower`).
+    pub record_lowering: bool,
 }
 
 impl Compiler {
@@ -66,17 +77,23 @@ impl Compiler {
     /// How async method `m` is lowered: `[RuntimeAsyncMethodGeneration(bool)]` on it
     /// decides, otherwise `--lowering`.
     pub fn lowering_of(&self, m: MethodId) -> Lowering {
+        self.lowering_choice(m).0
+    }
+
+    /// [`Compiler::lowering_of`], with what decided it.
+    pub fn lowering_choice(&self, m: MethodId) -> (Lowering, LoweringSource) {
         let attrs = self.method_attrs.get(&m).map(Vec::as_slice).unwrap_or_default();
         for a in attrs {
             if members::attribute_name(a) == "RuntimeAsyncMethodGeneration" {
                 if let Some(arg) = a.args.first() {
                     if let grammar::ast::ExprKind::Literal(grammar::ast::Literal::Bool(b)) = arg.value.kind {
-                        return if b { Lowering::Runtime } else { Lowering::Classic };
+                        let lowering = if b { Lowering::Runtime } else { Lowering::Classic };
+                        return (lowering, LoweringSource::Attribute);
                     }
                 }
             }
         }
-        self.options.lowering
+        (self.options.lowering, LoweringSource::Option)
     }
 }
 
@@ -85,6 +102,9 @@ pub struct Program {
     pub meta: Metadata,
     pub functions: Vec<Function>,
     pub entry_point: Option<MethodId>,
+    /// What the emitter decided per user async method (empty unless
+    /// [`CompileOptions::record_lowering`]).
+    pub lowering_reports: Vec<emit::report::LoweringReport>,
 }
 
 pub struct Compiler {
@@ -110,6 +130,8 @@ pub struct Compiler {
     /// Fields declared as field-like events.
     pub event_fields: HashSet<crate::metadata::FieldId>,
     pub functions: Vec<Function>,
+    /// See [`Program::lowering_reports`].
+    pub lowering_reports: Vec<emit::report::LoweringReport>,
     pub options: CompileOptions,
     /// Files `0..library_files` are the standard library.
     pub library_files: usize,
@@ -134,6 +156,7 @@ impl Compiler {
             event_fields: HashSet::new(),
             extension_classes: HashSet::new(),
             functions: Vec::new(),
+            lowering_reports: Vec::new(),
             options,
             library_files: 0,
             entry_point: None,
@@ -204,5 +227,5 @@ pub fn compile(
         let diags = c.diags.sorted();
         return Err((diags, c.meta.files));
     }
-    Ok(Program { meta: c.meta, functions: c.functions, entry_point: c.entry_point })
+    Ok(Program { meta: c.meta, functions: c.functions, entry_point: c.entry_point, lowering_reports: c.lowering_reports })
 }

@@ -224,18 +224,7 @@ impl Compiler {
     fn report_type_not_found(&mut self, ctx: &NameContext, seg: &ast::NameSegment, args: &[TypeId]) {
         let name = seg.name.name.as_str();
         if let Some(def) = self.lookup_any_arity(ctx, name) {
-            let d = self.meta.type_def(def);
-            let params: Vec<&str> = d.type_params.iter().map(|p| p.name.as_str()).collect();
-            let shown = if params.is_empty() { d.name.clone() } else { format!("{}<{}>", d.name, params.join(", ")) };
-            let (code, msg) = if params.is_empty() {
-                ("CS0308", format!("The non-generic type '{shown}' cannot be used with type arguments"))
-            } else {
-                (
-                    "CS0305",
-                    format!("Using the generic type '{shown}' requires {} type arguments", params.len()),
-                )
-            };
-            if !params.is_empty() || !args.is_empty() {
+            if let Some((code, msg)) = self.arity_mismatch(def, args.len()) {
                 self.error(ctx.file, seg.name.span, code, msg);
                 return;
             }
@@ -248,6 +237,40 @@ impl Compiler {
                 "The type or namespace name '{name}' could not be found (are you missing a using directive or an assembly reference?)"
             ),
         );
+    }
+
+    /// Reports a nested type of `declaring` named by `seg` with `given` type arguments
+    /// when no nested type of that name takes that many (CS0305, CS0308).
+    pub fn report_nested_type_arity(&mut self, file: FileId, declaring: TypeId, seg: &ast::NameSegment, given: usize) {
+        let name = seg.name.name.as_str();
+        let nested = self.meta.types.def_of(declaring).map(|d| self.meta.type_def(d).nested.clone()).unwrap_or_default();
+        let Some(def) = nested.into_iter().find(|&n| self.meta.type_def(n).name == name) else { return };
+        if let Some((code, msg)) = self.arity_mismatch(def, given) {
+            self.error(file, seg.name.span, code, msg);
+        }
+    }
+
+    /// Whether `declaring` itself declares a nested type called `name` (of any arity).
+    fn has_nested_type_named(&self, declaring: TypeId, name: &str) -> bool {
+        let Some(def) = self.meta.types.def_of(declaring) else { return false };
+        self.meta.type_def(def).nested.iter().any(|&n| self.meta.type_def(n).name == name)
+    }
+
+    /// CS0305 / CS0308 when `def` is named with `given` type arguments and declares a
+    /// different number of its own type parameters.
+    fn arity_mismatch(&self, def: TypeDefId, given: usize) -> Option<(&'static str, String)> {
+        let d = self.meta.type_def(def);
+        let inherited = d.declaring_type.map_or(0, |o| self.meta.type_def(o).type_params.len());
+        let own = d.type_params.len().saturating_sub(inherited);
+        if own == given {
+            return None;
+        }
+        let shown = self.meta.cs_short_name(d.self_type);
+        Some(if own == 0 {
+            ("CS0308", format!("The non-generic type '{shown}' cannot be used with type arguments"))
+        } else {
+            ("CS0305", format!("Using the generic type '{shown}' requires {own} type arguments"))
+        })
     }
 
     fn resolve_member_segment(
@@ -284,7 +307,9 @@ impl Compiler {
             NsOrType::Type(t) => match self.find_nested_type(t, name, &args) {
                 Some(n) => Some(NsOrType::Type(n)),
                 None => {
-                    if report {
+                    if report && self.has_nested_type_named(t, name) {
+                        self.report_nested_type_arity(ctx.file, t, seg, args.len());
+                    } else if report {
                         let shown = self.meta.cs_name(t);
                         self.error(
                             ctx.file,

@@ -85,12 +85,12 @@ impl Vm {
     }
 
     /// Pops the top frame, delivering `v` to the caller (or to Rust for an entry frame).
-    pub(super) fn return_from_frame(&mut self, v: Value) -> Flow {
+    pub(super) fn return_from_frame(&mut self, v: Value) -> Result<Flow, InvokeError> {
         if self.thread.unwind.is_some_and(|t| t.finally_depth == self.thread.frames.len()) {
             self.thread.unwind = None;
         }
-        let Some(frame) = self.thread.frames.pop() else { return Flow::Return(v) };
-        match frame.kind {
+        let Some(frame) = self.thread.frames.pop() else { return Ok(Flow::Return(v)) };
+        Ok(match frame.kind {
             FrameKind::Generator { iterator, disposing } => {
                 self.generator_finished(iterator);
                 let result = if disposing { Value::Null } else { Value::Bool(false) };
@@ -101,11 +101,18 @@ impl Vm {
                 Ok(flow) => flow,
                 Err(_) => Flow::Return(v),
             },
-            FrameKind::AsyncCall { entry_ec } => {
-                self.set_execution_context(entry_ec);
+            FrameKind::AsyncCall { entry_ec, entry_sc } => {
+                let previous = self.execution_context();
+                self.set_contexts(entry_ec, entry_sc);
                 self.write_caller_reg(frame.ret, v);
+                self.notify_context_switch(previous, None);
                 Flow::Continue
             }
+            FrameKind::Notification { rethrow: Some(exc) } => {
+                let pc = self.thread.frames.last().map_or(0, |f| f.pc.saturating_sub(1));
+                return self.throw_from_current(Value::Ref(exc), pc, true);
+            }
+            FrameKind::Notification { rethrow: None } => Flow::Continue,
             FrameKind::Entry | FrameKind::Filter => Flow::Return(v),
             FrameKind::StaticCtor(ty) => {
                 self.set_init_state(ty, InitState::Done);
@@ -115,7 +122,7 @@ impl Vm {
                 self.write_caller_reg(frame.ret, v);
                 Flow::Continue
             }
-        }
+        })
     }
 
     /// The method a virtual or interface call on `receiver` runs (`None` for `null`).
@@ -179,8 +186,8 @@ impl Vm {
         call_pc: u32,
     ) -> Result<Flow, InvokeError> {
         let d = self.thread.regs[base];
-        let (method, target, list) = match d.gc_ref().and_then(|r| self.heap.get(r)) {
-            Some(Obj::Delegate(del)) => (del.method, del.target, del.invocation_list.clone()),
+        let (method, target, context, list) = match d.gc_ref().and_then(|r| self.heap.get(r)) {
+            Some(Obj::Delegate(del)) => (del.method, del.target, del.context, del.invocation_list.clone()),
             _ => {
                 let e = self.new_exception(ExceptionKind::NullReference, None);
                 return self.throw_from_current(e, call_pc, false);
@@ -188,6 +195,24 @@ impl Vm {
         };
         if let Some(list) = list {
             return self.call_multicast(&list, base, dst, call_pc);
+        }
+        if let Some(ty) = self.type_to_initialize_before(method) {
+            // Run the class constructor first, then this `CallDelegate` again.
+            if let Some(f) = self.thread.frames.last_mut() {
+                f.pc = call_pc;
+            }
+            if self.start_type_init(ty) {
+                return Ok(Flow::Continue);
+            }
+            if let Some(f) = self.thread.frames.last_mut() {
+                f.pc = call_pc + 1;
+            }
+        }
+        if let Some(context) = context {
+            // The hidden argument follows the parameters, which follow the delegate.
+            let slot = base + 1 + self.meta.method(method).params.len();
+            self.thread.ensure_regs(slot + 1);
+            self.thread.regs[slot] = Value::Type(context);
         }
         if self.meta.method(method).is_static() {
             self.call(method, base + 1, dst, call_pc)
@@ -246,6 +271,15 @@ impl Vm {
 
     /// Whether touching `ty` must first run its static constructor.
     #[inline]
+    /// The class whose explicit static constructor must run before a delegate calls the
+    /// static method `method` (as a direct call would run it), if it has not run yet.
+    fn type_to_initialize_before(&self, method: MethodId) -> Option<TypeId> {
+        let md = self.meta.method(method);
+        let owner = self.meta.type_def(md.owner);
+        let explicit = owner.flags.has(crate::metadata::Flags::EXPLICIT_CCTOR) && owner.type_params.is_empty();
+        (md.is_static() && explicit && self.needs_type_init(owner.self_type)).then_some(owner.self_type)
+    }
+
     pub(super) fn needs_type_init(&self, ty: TypeId) -> bool {
         self.init_state(ty) == InitState::NotStarted
     }

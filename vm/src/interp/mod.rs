@@ -643,9 +643,9 @@ impl Vm {
                 }
                 Op::Return { src } => {
                     let v = r!(src);
-                    return Ok(self.return_from_frame(v));
+                    return self.return_from_frame(v);
                 }
-                Op::ReturnVoid => return Ok(self.return_from_frame(Value::Null)),
+                Op::ReturnVoid => return self.return_from_frame(Value::Null),
 
                 Op::NewDelegate { dst, ty, method } => {
                     if self.stats.enabled() && func.preemptible {
@@ -667,6 +667,7 @@ impl Vm {
                         None => throw_kind!(ExceptionKind::NullReference),
                     }
                 }
+                Op::SetDelegateContext { delegate, ctx } => self.set_delegate_context(r!(delegate), r!(ctx)),
 
                 Op::TypeTest { dst, src, ty } => {
                     let b = self.is_instance(r!(src), ty);
@@ -739,13 +740,13 @@ impl Vm {
                 },
                 Op::StartAsync { method, base: b, dst } => {
                     save_pc!();
-                    let entry_ec = self.execution_context();
-                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncRoot { entry_ec });
+                    let (entry_ec, entry_sc) = (self.execution_context(), self.sync_context());
+                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncRoot { entry_ec, entry_sc });
                 }
                 Op::CallAsync { method, base: b, dst } => {
                     save_pc!();
-                    let entry_ec = self.execution_context();
-                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncCall { entry_ec });
+                    let (entry_ec, entry_sc) = (self.execution_context(), self.sync_context());
+                    return self.push_async_frame(method, base + b.0 as usize, dst, FrameKind::AsyncCall { entry_ec, entry_sc });
                 }
                 Op::SpillToFields { obj, plan } => {
                     let machine = r!(obj);

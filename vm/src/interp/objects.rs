@@ -175,8 +175,16 @@ impl Vm {
     }
 
     pub(super) fn new_delegate(&mut self, ty: TypeId, method: MethodId, target: Value) -> Value {
-        let d = Delegate { ty, method, target, invocation_list: None };
+        let d = Delegate { ty, method, target, context: None, invocation_list: None };
         Value::Ref(self.heap.alloc(Obj::Delegate(d)))
+    }
+
+    /// Stores the generic context `ctx` (a type handle) in the delegate `delegate`.
+    pub(super) fn set_delegate_context(&mut self, delegate: Value, ctx: Value) {
+        let Value::Type(context) = ctx else { return };
+        if let Some(Obj::Delegate(d)) = delegate.gc_ref().and_then(|r| self.heap.get_mut(r)) {
+            d.context = Some(context);
+        }
     }
 
     /// `(object)v` for a value of value type `ty`: enums get their type tag, structs are

@@ -7,6 +7,16 @@
 //! chain innermost first: each frame's result becomes the value of its caller's call, an
 //! exception is thrown again at the caller's call site, so `try` blocks work across frames.
 //! No Rust recursion is involved.
+//!
+//! Contexts, as the classic builders and boxes have them: each frame captures the
+//! ExecutionContext and SynchronizationContext it suspends in (a caller, the ones it made
+//! the call in); a frame started or called but never resumed puts its entry contexts back
+//! when it ends or suspends. Between two frames the dispatcher stops (for
+//! `RuntimeAsyncTask` to act) when the caller must resume elsewhere: on the custom
+//! SynchronizationContext it captured, on the pool if the thread has a custom context the
+//! caller did not capture, or under its captured ExecutionContext when this run of the
+//! dispatcher does not put the thread's contexts back (the chain started with a frame that
+//! captured none because flow was suppressed: AB-4).
 
 use super::{Flow, InvokeError};
 use std::rc::Rc;
@@ -18,7 +28,7 @@ use crate::runtime::clr_size::Layout;
 use crate::runtime::stats::ContinuationShape;
 use crate::runtime::heap::GcRef;
 use crate::runtime::native::NativeId;
-use crate::runtime::object::{Continuation, Obj};
+use crate::runtime::object::{Continuation, Obj, Outcome};
 use crate::runtime::thread::{Frame, FrameKind};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
@@ -26,10 +36,25 @@ use crate::runtime::Vm;
 /// `AsyncHelpers.ResumeChain`: like the iterator intrinsics, the interpreter handles it.
 pub const RESUME_CHAIN: NativeId = NativeId(2);
 
-/// How a runtime-async body ended, as its starter sees it (`status` register).
+/// How a runtime-async body ended, as its starter sees it (`status` register), or why the
+/// dispatcher stopped between two frames (the value is then the rest of the chain, its first
+/// frame holding its callee's outcome).
 pub const COMPLETED: i32 = 0;
 pub const SUSPENDED: i32 = 1;
 pub const THREW: i32 = 2;
+/// The next frame runs under the ExecutionContext it captured, which this run of the
+/// dispatcher would not undo: resume the rest in one that does.
+pub const SWITCH_CONTEXT: i32 = 3;
+/// The next frame resumes on the SynchronizationContext it captured: Post the rest there.
+pub const POST_TO_CONTEXT: i32 = 4;
+/// The thread has a custom SynchronizationContext the next frame did not capture: queue the
+/// rest to the thread pool.
+pub const QUEUE_TO_POOL: i32 = 5;
+/// Change handlers are involved: resume the rest in a nested run of the dispatcher, which
+/// puts back the context the finished frame left when the rest stops, before this run puts
+/// back its own (a classic caller's box runs inside its callee's completion, and each box
+/// restores what it found), so the handlers hear of the same switches in both lowerings.
+pub const RESUME_NESTED: i32 = 6;
 
 impl Vm {
     /// `StartAsync` / `CallAsync`: pushes the body's frame like a call.
@@ -48,7 +73,12 @@ impl Vm {
 
     /// `AwaitSuspend`: saves frames into a chain up to the boundary and reports it there.
     pub(super) fn await_suspend(&mut self, awaiter: Value) -> Result<Flow, InvokeError> {
-        let exec_ctx = self.execution_context().map_or(Value::Null, Value::Ref);
+        // The awaiting frame captures the thread's contexts, each caller the ones it had at
+        // its call (its callee's entry contexts).
+        let mut contexts = (self.execution_context(), self.sync_context());
+        // The ExecutionContexts the thread passes through as each frame gives its caller
+        // back its contexts (a classic callee's Start restoring them), for change handlers.
+        let mut switches = vec![contexts.0];
         let mut head: Option<GcRef> = None;
         let mut tail: Option<GcRef> = None;
         let mut awaiter = awaiter;
@@ -58,7 +88,8 @@ impl Vm {
             let Some(frame) = self.thread.frames.pop() else {
                 return Err(InvokeError::Fatal("await outside an async method".into()));
             };
-            let link = self.save_continuation(frame, result_reg, std::mem::replace(&mut awaiter, Value::Null), exec_ctx, callee);
+            let link = self.save_continuation(frame, result_reg, std::mem::replace(&mut awaiter, Value::Null), contexts, callee);
+            let called_a_frame = callee.is_some();
             callee = Some(self.functions[frame.func.0 as usize].method);
             match tail {
                 Some(t) => self.set_next(t, Some(link)),
@@ -67,33 +98,59 @@ impl Vm {
             tail = Some(link);
             result_reg = frame.ret;
             match frame.kind {
-                FrameKind::AsyncCall { .. } => continue,
-                FrameKind::AsyncRoot { entry_ec } => {
-                    // The synchronous caller goes on in its own context (rule 2).
-                    self.set_execution_context(entry_ec);
-                    let chain = head.map_or(Value::Null, Value::Ref);
-                    return Ok(self.deliver_to_caller(frame.ret, SUSPENDED, chain));
+                FrameKind::AsyncCall { entry_ec, entry_sc } => {
+                    contexts = (entry_ec, entry_sc);
+                    switches.push(entry_ec);
+                    continue;
                 }
-                FrameKind::Resumed { rest, payload } => {
+                FrameKind::AsyncRoot { entry_ec, entry_sc } => {
+                    // The synchronous caller goes on in its own contexts (rule 2).
+                    self.set_contexts(entry_ec, entry_sc);
+                    switches.push(entry_ec);
+                    let chain = head.map_or(Value::Null, Value::Ref);
+                    let flow = self.deliver_to_caller(frame.ret, SUSPENDED, chain);
+                    self.notify_context_switches(&switches);
+                    return Ok(flow);
+                }
+                FrameKind::Resumed { rest, payload, .. } => {
+                    // Callees it called since it resumed leave it its own contexts (rule 2).
+                    if called_a_frame {
+                        self.set_contexts(contexts.0, contexts.1);
+                    }
                     self.set_next(link, rest);
                     let chain = head.map_or(Value::Null, Value::Ref);
-                    return Ok(self.deliver_outcome(frame.ret, payload, SUSPENDED, chain));
+                    let flow = self.deliver_outcome(frame.ret, payload, SUSPENDED, chain);
+                    self.notify_context_switches(&switches);
+                    return Ok(flow);
                 }
                 _ => return Err(InvokeError::Fatal("await in a frame that cannot suspend".into())),
             }
         }
     }
 
-    /// Saves the registers of `frame` that are live where it resumes. `callee` is the
-    /// runtime-async method it was calling (`None` for the frame that awaited).
-    fn save_continuation(&mut self, frame: Frame, result_reg: Reg, awaiter: Value, exec_ctx: Value, callee: Option<MethodId>) -> GcRef {
+    /// Saves the registers of `frame` that are live where it resumes, and the contexts it
+    /// suspends in. `callee` is the runtime-async method it was calling (`None` for the
+    /// frame that awaited).
+    fn save_continuation(&mut self, frame: Frame, result_reg: Reg, awaiter: Value, contexts: (Option<GcRef>, Option<GcRef>), callee: Option<MethodId>) -> GcRef {
         let site = self.suspend_site(frame.func, frame.pc);
         let base = frame.base as usize;
         let regs: Vec<Value> = site.live.iter().map(|r| self.thread.regs[base + r.0 as usize]).collect();
         if self.stats.enabled() {
             self.count_suspended_frame(&site, &regs, awaiter, callee);
         }
-        let c = Continuation { next: None, func: frame.func, pc: frame.pc, live: site.live, regs, result_reg, awaiter, exec_ctx };
+        let c = Continuation {
+            next: None,
+            func: frame.func,
+            pc: frame.pc,
+            live: site.live,
+            regs,
+            result_reg,
+            awaiter,
+            exec_ctx: contexts.0.map_or(Value::Null, Value::Ref),
+            sync_ctx: contexts.1.map_or(Value::Null, Value::Ref),
+            continue_on_captured_context: callee.is_some(),
+            pending: None,
+        };
         self.heap.alloc(Obj::Continuation(Box::new(c)))
     }
 
@@ -187,27 +244,41 @@ impl Vm {
         Flow::Continue
     }
 
-    /// `AsyncHelpers.ResumeChain(chain, ref payload)` at register `base`: resumes the
-    /// innermost frame of the chain.
+    /// `AsyncHelpers.ResumeChain(chain, ref payload, restoresContexts)` at register `base`:
+    /// resumes the innermost frame of the chain (with its callee's outcome, if the chain
+    /// stopped after one).
     pub(super) fn resume_chain(&mut self, base: usize, dst: Reg) -> Result<Flow, InvokeError> {
         let chain = self.thread.regs.get(base).and_then(|v| v.gc_ref());
         let payload = self.thread.regs.get(base + 1).and_then(|v| v.gc_ref());
+        let restores_contexts = matches!(self.thread.regs.get(base + 2), Some(Value::Bool(true)));
         let (Some(chain), Some(payload)) = (chain, payload) else {
             return Err(InvokeError::Fatal("ResumeChain without a chain".into()));
         };
-        self.push_continuation(chain, base, dst, payload, None)?;
-        Ok(Flow::Continue)
+        let pending = match self.heap.get_mut(chain) {
+            Some(Obj::Continuation(c)) => c.pending.take(),
+            _ => None,
+        };
+        match pending {
+            Some(outcome) => self.resume_with(chain, base, dst, payload, restores_contexts, outcome),
+            None => self.push_continuation(chain, base, dst, payload, restores_contexts, None, None),
+        }
     }
 
-    /// Restores continuation `link` as a frame at `base`; `result` (if any) goes into its
-    /// result register.
-    fn push_continuation(&mut self, link: GcRef, base: usize, dst: Reg, payload: GcRef, result: Option<Value>) -> Result<FunctionId, InvokeError> {
+    /// Restores continuation `link` as a frame at `base`, under the ExecutionContext it
+    /// captured unless flow was suppressed then (change handlers hear of the switch before
+    /// the frame runs); `result` (if any) goes into its result register, `exception` (if
+    /// any) is thrown again at the call the frame suspended in.
+    #[allow(clippy::too_many_arguments)]
+    fn push_continuation(&mut self, link: GcRef, base: usize, dst: Reg, payload: GcRef, restores_contexts: bool, result: Option<Value>, exception: Option<Value>) -> Result<Flow, InvokeError> {
         let Some(Obj::Continuation(c)) = self.heap.get(link) else {
             return Err(InvokeError::Fatal("a broken continuation chain".into()));
         };
-        let (func, pc, next, result_reg, exec_ctx) = (c.func, c.pc, c.next, c.result_reg, c.exec_ctx);
+        let (func, pc, next, result_reg, exec_ctx) = (c.func, c.pc, c.next, c.result_reg, c.exec_ctx.gc_ref());
         let n = self.functions[func.0 as usize].num_regs as usize;
-        self.set_execution_context(exec_ctx.gc_ref());
+        let previous = self.execution_context();
+        if self.context_flows(exec_ctx) {
+            self.set_execution_context(exec_ctx);
+        }
         self.thread.ensure_regs(base + n + 1);
         self.thread.regs[base..base + n].fill(Value::Null);
         if self.stats.enabled() {
@@ -221,23 +292,81 @@ impl Vm {
         if let Some(v) = result {
             self.thread.regs[base + result_reg.0 as usize] = v;
         }
-        self.thread.frames.push(Frame { func, pc, base: base as u32, ret: dst, kind: FrameKind::Resumed { rest: next, payload } });
-        Ok(func)
+        self.thread.frames.push(Frame { func, pc, base: base as u32, ret: dst, kind: FrameKind::Resumed { rest: next, payload, restores_contexts } });
+        if self.notify_context_switch(previous, exception.and_then(|e| e.gc_ref())) {
+            return Ok(Flow::Continue);
+        }
+        match exception {
+            Some(exc) => {
+                let pc = self.thread.frames.last().map_or(0, |f| f.pc.saturating_sub(1));
+                self.throw_from_current(exc, pc, true)
+            }
+            None => Ok(Flow::Continue),
+        }
+    }
+
+    /// Resumes `link` with its callee's outcome: the value of its call, or the exception
+    /// thrown again at the call.
+    fn resume_with(&mut self, link: GcRef, base: usize, dst: Reg, payload: GcRef, restores_contexts: bool, outcome: Outcome) -> Result<Flow, InvokeError> {
+        match outcome {
+            Outcome::Returned(v) => self.push_continuation(link, base, dst, payload, restores_contexts, Some(v), None),
+            Outcome::Threw(exc) => self.push_continuation(link, base, dst, payload, restores_contexts, None, Some(exc)),
+        }
+    }
+
+    /// A resumed frame (popped) ended with `outcome`: its suspended caller `next` resumes
+    /// here, or the chain stops and the dispatcher sends the rest where it must run.
+    fn resume_caller(&mut self, frame: Frame, next: GcRef, payload: GcRef, restores_contexts: bool, outcome: Outcome) -> Result<Flow, InvokeError> {
+        match self.stop_before(next, restores_contexts) {
+            Some(status) => {
+                if let Some(Obj::Continuation(c)) = self.heap.get_mut(next) {
+                    c.pending = Some(outcome);
+                }
+                Ok(self.deliver_outcome(frame.ret, payload, status, Value::Ref(next)))
+            }
+            None => self.resume_with(next, frame.base as usize, frame.ret, payload, restores_contexts, outcome),
+        }
+    }
+
+    /// Why the dispatcher must stop before resuming `next` on this thread, if it must
+    /// (CoreLib's QueueContinuationFollowUpActionIfNecessary, and AB-4's flow rule).
+    fn stop_before(&self, next: GcRef, restores_contexts: bool) -> Option<i32> {
+        let Some(Obj::Continuation(c)) = self.heap.get(next) else { return None };
+        let (exec_ctx, captured, on_captured) = (c.exec_ctx.gc_ref(), c.sync_ctx.gc_ref(), c.continue_on_captured_context);
+        let current = self.sync_context();
+        if on_captured && self.is_custom_sync_context(captured) {
+            if current != captured {
+                return Some(POST_TO_CONTEXT);
+            }
+        } else if self.is_custom_sync_context(current) {
+            return Some(QUEUE_TO_POOL);
+        }
+        if self.context_flows(exec_ctx) {
+            if !restores_contexts {
+                return Some(SWITCH_CONTEXT);
+            }
+            if self.has_change_notifications(exec_ctx) || self.has_change_notifications(self.execution_context()) {
+                return Some(RESUME_NESTED);
+            }
+        }
+        None
     }
 
     /// A runtime-async frame returned `v`: to its async caller (a normal return), to the
     /// next continuation of the chain, or to whoever started the chain.
     pub(super) fn async_frame_returned(&mut self, frame: Frame, v: Value) -> Result<Flow, InvokeError> {
         match frame.kind {
-            FrameKind::AsyncRoot { entry_ec } => {
-                self.set_execution_context(entry_ec);
-                Ok(self.deliver_to_caller(frame.ret, COMPLETED, v))
+            FrameKind::AsyncRoot { entry_ec, entry_sc } => {
+                let previous = self.execution_context();
+                self.set_contexts(entry_ec, entry_sc);
+                let flow = self.deliver_to_caller(frame.ret, COMPLETED, v);
+                self.notify_context_switch(previous, None);
+                Ok(flow)
             }
-            FrameKind::Resumed { rest: Some(next), payload } => {
-                self.push_continuation(next, frame.base as usize, frame.ret, payload, Some(v))?;
-                Ok(Flow::Continue)
+            FrameKind::Resumed { rest: Some(next), payload, restores_contexts } => {
+                self.resume_caller(frame, next, payload, restores_contexts, Outcome::Returned(v))
             }
-            FrameKind::Resumed { rest: None, payload } => Ok(self.deliver_outcome(frame.ret, payload, COMPLETED, v)),
+            FrameKind::Resumed { rest: None, payload, .. } => Ok(self.deliver_outcome(frame.ret, payload, COMPLETED, v)),
             _ => Err(InvokeError::Fatal("not an async frame".into())),
         }
     }
@@ -246,16 +375,17 @@ impl Vm {
     /// outcome of the chain, or is thrown again in the next suspended caller, at its call.
     pub(super) fn async_frame_threw(&mut self, frame: Frame, exc: Value) -> Result<Flow, InvokeError> {
         match frame.kind {
-            FrameKind::AsyncRoot { entry_ec } => {
-                self.set_execution_context(entry_ec);
-                Ok(self.deliver_to_caller(frame.ret, THREW, exc))
+            FrameKind::AsyncRoot { entry_ec, entry_sc } => {
+                let previous = self.execution_context();
+                self.set_contexts(entry_ec, entry_sc);
+                let flow = self.deliver_to_caller(frame.ret, THREW, exc);
+                self.notify_context_switch(previous, None);
+                Ok(flow)
             }
-            FrameKind::Resumed { rest: Some(next), payload } => {
-                self.push_continuation(next, frame.base as usize, frame.ret, payload, None)?;
-                let pc = self.thread.frames.last().map_or(0, |f| f.pc.saturating_sub(1));
-                self.throw_from_current(exc, pc, true)
+            FrameKind::Resumed { rest: Some(next), payload, restores_contexts } => {
+                self.resume_caller(frame, next, payload, restores_contexts, Outcome::Threw(exc))
             }
-            FrameKind::Resumed { rest: None, payload } => Ok(self.deliver_outcome(frame.ret, payload, THREW, exc)),
+            FrameKind::Resumed { rest: None, payload, .. } => Ok(self.deliver_outcome(frame.ret, payload, THREW, exc)),
             _ => Err(InvokeError::Fatal("not an async boundary".into())),
         }
     }
@@ -271,15 +401,89 @@ impl Vm {
     }
 
     /// Installs `ec` as the running thread's context, without change notifications (the
-    /// runtime-async frames' save and restore).
+    /// runtime-async frames' save and restore; `notify_context_switch` follows).
     pub fn set_execution_context(&mut self, ec: Option<GcRef>) {
         if self.execution_context() == ec {
             return;
         }
-        let Some(slot) = self.thread_ec_slot else { return };
+        self.set_thread_field(self.thread_ec_slot, ec);
+    }
+
+    /// After the interpreter switched the running thread from ExecutionContext `previous`
+    /// to the current one: if an AsyncLocal change handler must hear of it (either context
+    /// has some), pushes a frame running `ExecutionContext.OnValuesChanged(previous,
+    /// current)`, so that the handlers run before the frame below goes on, as they do
+    /// inside the library's switches (AL-8). With `rethrow`, that frame throws the
+    /// exception again once the handlers ran. Returns whether it pushed the frame.
+    pub fn notify_context_switch(&mut self, previous: Option<GcRef>, rethrow: Option<GcRef>) -> bool {
+        let current = self.execution_context();
+        self.push_notification(previous, current, rethrow)
+    }
+
+    /// The same for a thread that went through the contexts `ecs` in turn (the last is the
+    /// current one): the handlers hear of each switch, in order.
+    fn notify_context_switches(&mut self, ecs: &[Option<GcRef>]) {
+        for pair in ecs.windows(2).rev() {
+            self.push_notification(pair[0], pair[1], None);
+        }
+    }
+
+    /// Pushes the frame that tells the change handlers of the switch from `previous` to
+    /// `next`, if there is anything to tell.
+    fn push_notification(&mut self, previous: Option<GcRef>, next: Option<GcRef>, rethrow: Option<GcRef>) -> bool {
+        if previous == next || !(self.has_change_notifications(previous) || self.has_change_notifications(next)) {
+            return false;
+        }
+        let Some(method) = self.on_values_changed else { return false };
+        let MethodBody::Bytecode(fid) = self.meta.method(method).body else { return false };
+        let base = self.free_register_base();
+        let nregs = self.functions[fid.0 as usize].num_regs as usize;
+        self.thread.ensure_regs(base + nregs.max(2) + 1);
+        self.thread.regs[base] = previous.map_or(Value::Null, Value::Ref);
+        self.thread.regs[base + 1] = next.map_or(Value::Null, Value::Ref);
+        self.thread.frames.push(Frame { func: fid, pc: 0, base: base as u32, ret: Reg(0), kind: FrameKind::Notification { rethrow } });
+        true
+    }
+
+    /// Whether `ec` (null: Default) lists AsyncLocals with change handlers.
+    fn has_change_notifications(&self, ec: Option<GcRef>) -> bool {
+        let (Some(ec), Some(slot)) = (ec, self.ec_notifications_slot) else { return false };
+        !matches!(self.get_field(Value::Ref(ec), slot), Value::Null)
+    }
+
+    /// The running thread's SynchronizationContext (`Thread._synchronizationContext`).
+    pub fn sync_context(&self) -> Option<GcRef> {
+        let obj = self.sched.threads[self.sched.current].object?;
+        let slot = self.thread_sc_slot?;
+        self.get_field(Value::Ref(obj), slot).gc_ref()
+    }
+
+    /// Installs both contexts on the running thread (no notifications).
+    pub fn set_contexts(&mut self, ec: Option<GcRef>, sc: Option<GcRef>) {
+        self.set_execution_context(ec);
+        if self.sync_context() != sc {
+            self.set_thread_field(self.thread_sc_slot, sc);
+        }
+    }
+
+    fn set_thread_field(&mut self, slot: Option<u16>, value: Option<GcRef>) {
+        let Some(slot) = slot else { return };
         let t = self.sched.current;
         let Ok(obj) = crate::runtime::intrinsics::threading::thread_object(self, t) else { return };
-        self.set_field(obj, slot, ec.map_or(Value::Null, Value::Ref));
+        self.set_field(obj, slot, value.map_or(Value::Null, Value::Ref));
+    }
+
+    /// Whether an ExecutionContext captured at a suspension flows to the resumed frame:
+    /// any but a flow-suppressed one (`ExecutionContext.Capture` would have given null).
+    pub fn context_flows(&self, ec: Option<GcRef>) -> bool {
+        let (Some(ec), Some(slot)) = (ec, self.ec_suppressed_slot) else { return true };
+        !matches!(self.get_field(Value::Ref(ec), slot), Value::Bool(true))
+    }
+
+    /// A SynchronizationContext that wants continuations back: present and not of exactly
+    /// the base type.
+    pub fn is_custom_sync_context(&self, sc: Option<GcRef>) -> bool {
+        sc.is_some_and(|r| self.type_of(Value::Ref(r)) != self.base_sync_ctx_type)
     }
 }
 

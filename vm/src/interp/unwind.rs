@@ -87,7 +87,10 @@ impl Vm {
             // A runtime-async call is a boundary too: in .NET the callee's exception goes
             // into its Task and the caller's `await` rethrows it, so the callee's `finally`
             // blocks run before the caller's filters.
-            if frame.kind == FrameKind::Filter || super::runtime_async::is_async_boundary(frame.kind) || matches!(frame.kind, FrameKind::AsyncCall { .. }) {
+            if frame.kind == FrameKind::Filter
+                || super::runtime_async::is_async_boundary(frame.kind)
+                || matches!(frame.kind, FrameKind::AsyncCall { .. } | FrameKind::Notification { .. })
+            {
                 return Ok(Catcher::FilterBoundary { depth: i + 1 });
             }
         }
@@ -146,8 +149,8 @@ impl Vm {
             }
             self.thread.frames.pop();
             match frame.kind {
-                FrameKind::Entry | FrameKind::Filter => {
-                    if frame.kind == FrameKind::Filter || is_target {
+                FrameKind::Entry | FrameKind::Filter | FrameKind::Notification { .. } => {
+                    if frame.kind != FrameKind::Entry || is_target {
                         self.thread.unwind = None;
                     }
                     return Err(InvokeError::Exception(exc));
@@ -158,11 +161,15 @@ impl Vm {
                     self.thread.unwind = None;
                     return self.async_frame_threw(frame, exc);
                 }
-                FrameKind::AsyncCall { entry_ec } => {
-                    self.set_execution_context(entry_ec);
+                FrameKind::AsyncCall { entry_ec, entry_sc } => {
+                    let previous = self.execution_context();
+                    self.set_contexts(entry_ec, entry_sc);
                     if is_target {
                         self.thread.unwind = None;
                         let Some(caller) = self.thread.frames.last().copied() else { return Err(InvokeError::Exception(exc)) };
+                        if self.notify_context_switch(previous, exc.gc_ref()) {
+                            return Ok(Flow::Continue);
+                        }
                         return self.throw_from_current(exc, caller.pc.saturating_sub(1), true);
                     }
                 }

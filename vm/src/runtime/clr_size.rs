@@ -46,14 +46,24 @@ pub fn round8(n: u32) -> u32 {
 /// Packs fields largest alignment first, as the CLR's auto layout does; the total is
 /// padded to the largest alignment. An empty list is `None`.
 pub fn pack(fields: &[Layout]) -> Option<Layout> {
-    let mut sorted = fields.to_vec();
-    sorted.sort_by(|a, b| b.align.cmp(&a.align));
-    let align = sorted.first()?.align;
+    place(fields).1
+}
+
+/// [`pack`], with the offset of each field (in the order given).
+pub fn place(fields: &[Layout]) -> (Vec<u32>, Option<Layout>) {
+    let mut order: Vec<usize> = (0..fields.len()).collect();
+    order.sort_by(|&a, &b| fields[b].align.cmp(&fields[a].align));
+    let mut offsets = vec![0; fields.len()];
     let mut offset: u32 = 0;
-    for f in &sorted {
-        offset = offset.next_multiple_of(f.align) + f.size;
+    for &i in &order {
+        offsets[i] = offset.next_multiple_of(fields[i].align);
+        offset = offsets[i] + fields[i].size;
     }
-    Some(Layout { size: offset.next_multiple_of(align), align })
+    let packed = order.first().map(|&i| {
+        let align = fields[i].align;
+        Layout { size: offset.next_multiple_of(align), align }
+    });
+    (offsets, packed)
 }
 
 impl Vm {
@@ -205,5 +215,11 @@ mod tests {
         let with_local = [Layout::REF, Layout::prim(4), Layout::prim(4), Layout::EMPTY_STRUCT];
         assert_eq!(pack(&with_local), Some(Layout { size: 24, align: 8 }));
         assert_eq!(pack(&[]), None);
+    }
+
+    #[test]
+    fn placing_keeps_the_given_order_of_equal_alignments() {
+        let fields = [Layout::prim(4), Layout::REF, Layout::prim(4), Layout::prim(1)];
+        assert_eq!(place(&fields), (vec![8, 0, 12, 16], Some(Layout { size: 24, align: 8 })));
     }
 }

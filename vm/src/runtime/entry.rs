@@ -7,7 +7,6 @@ use super::value::Value;
 use super::Vm;
 use super::scheduler::Status;
 use crate::interp::SliceEnd;
-use crate::bytecode::FunctionId;
 use crate::metadata::{Flags, MethodId, TypeKind};
 
 /// The exit code of a process killed by an unhandled exception (`SIGABRT`), as `dotnet`
@@ -79,7 +78,7 @@ impl Vm {
                     }
                 }
                 SliceEnd::Parked => {}
-                SliceEnd::Preempted => self.sched.make_runnable(t),
+                SliceEnd::Preempted => self.sched.charge_slice(t),
                 SliceEnd::Unhandled(exc) => {
                     self.report_unhandled(exc);
                     return UNHANDLED_EXCEPTION_EXIT_CODE;
@@ -120,19 +119,12 @@ impl Vm {
     /// instead of hanging as .NET would.
     fn report_deadlock(&mut self) -> i32 {
         let mut text = String::from("Deadlock: every thread is waiting and no thread or timer can wake one.\n");
-        let current = self.sched.current;
         for i in 0..self.sched.threads.len() {
             if !matches!(self.sched.threads[i].status, Status::Parked { .. }) {
                 continue;
             }
-            let frames: Vec<(FunctionId, u32)> = {
-                let state = if i == current { &self.thread } else { &self.sched.threads[i].state };
-                state.frames.iter().rev().map(|f| (f.func, f.pc.saturating_sub(1))).collect()
-            };
             text.push_str(&format!("  thread {} is waiting:\n", self.sched.threads[i].id));
-            for (m, pc) in frames {
-                text.push_str(&format!("  {}\n", self.frame_line(m, pc)));
-            }
+            text.push_str(&self.stack_of(i));
         }
         self.write_stderr(&text);
         DEADLOCK_EXIT_CODE

@@ -18,11 +18,17 @@ impl Vm {
     pub fn load(program: Program, sinks: Sinks, options: VmOptions) -> Result<Vm, String> {
         let mut vm = Vm::new(program.meta, program.functions, sinks, options);
         vm.exception_layout = vm.find_exception_layout()?;
-        vm.thread_ec_slot = vm
-            .meta
-            .find_type_def("System.Threading", "Thread")
-            .and_then(|d| vm.meta.instance_field_slot(d, "_executionContext"))
-            .map(|s| s as u16);
+        let slot = |vm: &Vm, ty: &str, field: &str| {
+            vm.meta.find_type_def("System.Threading", ty).and_then(|d| vm.meta.instance_field_slot(d, field)).map(|s| s as u16)
+        };
+        vm.thread_ec_slot = slot(&vm, "Thread", "_executionContext");
+        vm.thread_sc_slot = slot(&vm, "Thread", "_synchronizationContext");
+        vm.ec_suppressed_slot = slot(&vm, "ExecutionContext", "_isFlowSuppressed");
+        vm.ec_notifications_slot = slot(&vm, "ExecutionContext", "_localChangeNotifications");
+        vm.on_values_changed = vm.meta.find_type_def("System.Threading", "ExecutionContext").and_then(|d| {
+            vm.meta.type_def(d).methods.iter().copied().find(|&m| vm.meta.method(m).name == "OnValuesChanged")
+        });
+        vm.base_sync_ctx_type = vm.meta.find_type_def("System.Threading", "SynchronizationContext").map(|d| vm.meta.type_def(d).self_type);
         vm.load_constant_pools()?;
         Ok(vm)
     }

@@ -17,6 +17,7 @@ pub mod scheduler;
 pub mod stats;
 pub mod strings;
 pub mod thread;
+pub mod thread_report;
 pub mod type_names;
 pub mod types;
 pub mod value;
@@ -28,7 +29,7 @@ use hashbrown::HashMap;
 
 use crate::bytecode::liveness::SuspendSite;
 use crate::bytecode::{Function, FunctionId};
-use crate::metadata::Metadata;
+use crate::metadata::{Metadata, MethodId, TypeId};
 use heap::{GcRef, Heap};
 pub use options::VmOptions;
 use thread::ThreadState;
@@ -71,6 +72,19 @@ pub struct Vm {
     pub object_locks: HashMap<GcRef, Value>,
     /// The slot of `Thread._executionContext`, where each thread's current context is.
     pub thread_ec_slot: Option<u16>,
+    /// The slot of `Thread._synchronizationContext` (each thread's current one).
+    pub thread_sc_slot: Option<u16>,
+    /// The slot of `ExecutionContext._isFlowSuppressed`.
+    pub ec_suppressed_slot: Option<u16>,
+    /// The slot of `ExecutionContext._localChangeNotifications` (null: no AsyncLocal of the
+    /// context has a change handler).
+    pub ec_notifications_slot: Option<u16>,
+    /// `ExecutionContext.OnValuesChanged(previous, next)`: what the interpreter runs when it
+    /// switches contexts itself (runtime-async frames) and a handler must hear of it.
+    pub on_values_changed: Option<MethodId>,
+    /// `System.Threading.SynchronizationContext` itself: a current context of exactly this
+    /// type counts as none.
+    pub base_sync_ctx_type: Option<TypeId>,
     /// Each runtime-async function's suspension sites, computed when it first suspends.
     pub suspend_sites: HashMap<FunctionId, Rc<[SuspendSite]>>,
     /// `--stats` counters.
@@ -88,12 +102,17 @@ impl Vm {
             sinks,
             literals: HashMap::new(),
             exception_layout: ExceptionLayout::default(),
-            sched: scheduler::Scheduler::new(options.seed),
+            sched: scheduler::Scheduler::new(options.seed, options.cpus as usize),
             stats: stats::Stats::new(options.stats),
             options,
             steps_taken: 0,
             object_locks: HashMap::new(),
             thread_ec_slot: None,
+            thread_sc_slot: None,
+            ec_suppressed_slot: None,
+            ec_notifications_slot: None,
+            on_values_changed: None,
+            base_sync_ctx_type: None,
             suspend_sites: HashMap::new(),
         }
     }

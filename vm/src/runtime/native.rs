@@ -83,13 +83,15 @@ pub enum NativeData {
     /// The result of `typeof`/`GetType` cached per type lives in `Obj::Type`; this holds a
     /// type list for reflection-like helpers.
     Types(Vec<TypeId>),
+    /// An open host file (`None` once closed), see `intrinsics::files`.
+    File(Option<std::fs::File>),
 }
 
 impl NativeData {
     /// Visits every managed value held (for the GC).
     pub fn for_each_value(&self, f: &mut dyn FnMut(&Value)) {
         match self {
-            NativeData::StringBuilder(_) | NativeData::StackTrace(_) | NativeData::Types(_) => {}
+            NativeData::StringBuilder(_) | NativeData::StackTrace(_) | NativeData::Types(_) | NativeData::File(_) => {}
             NativeData::HashTable(t) => t.for_each_value(f),
         }
     }

@@ -44,8 +44,26 @@ pub struct Continuation {
     pub result_reg: crate::bytecode::Reg,
     /// The awaiter whose completion resumes the chain (the innermost link only).
     pub awaiter: Value,
-    /// The ExecutionContext at the suspension, reinstalled before the frame resumes.
+    /// The ExecutionContext at the suspension (null: Default), reinstalled before the
+    /// frame resumes unless flow was suppressed then.
     pub exec_ctx: Value,
+    /// The SynchronizationContext at the suspension (null: none).
+    pub sync_ctx: Value,
+    /// Whether the frame resumes on `sync_ctx` (if that is a custom context) and otherwise
+    /// leaves a custom context for the thread pool: an outer frame, whose `await` of a
+    /// runtime-async call captured its context. The innermost frame's awaiter decides
+    /// that for itself when the chain is hooked to it.
+    pub continue_on_captured_context: bool,
+    /// How the frame's callee ended, when the chain stopped between the two (to resume
+    /// somewhere else): delivered at the call when the frame resumes.
+    pub pending: Option<Outcome>,
+}
+
+/// What a finished callee hands its suspended caller.
+#[derive(Clone, Copy, Debug)]
+pub enum Outcome {
+    Returned(Value),
+    Threw(Value),
 }
 
 /// Where an iterator's frame is.
@@ -112,6 +130,10 @@ pub struct Delegate {
     pub method: MethodId,
     /// The receiver (`this`, a closure environment, or `Null` for static methods).
     pub target: Value,
+    /// The generic context `method` receives as its hidden last argument, when it takes
+    /// one (a generic method, a static method of a generic type): the type arguments the
+    /// method group named, which the delegate's callers cannot know.
+    pub context: Option<TypeId>,
     /// For a combined (multicast) delegate: the single-cast delegates, in call order.
     pub invocation_list: Option<Box<[GcRef]>>,
 }
@@ -149,6 +171,10 @@ impl Obj {
                 c.regs.iter().for_each(&mut visit);
                 visit(&c.awaiter);
                 visit(&c.exec_ctx);
+                visit(&c.sync_ctx);
+                if let Some(Outcome::Returned(v) | Outcome::Threw(v)) = &c.pending {
+                    visit(v);
+                }
             }
         }
     }

@@ -8,17 +8,31 @@
 //! timeout) makes the thread runnable again; the parked call then completes with the value
 //! the waker supplies. Everything else (locks, events, the thread pool, timers, tasks) is
 //! built on this in cs-lite.
+//!
+//! Work takes virtual time in two places only, so that thread-pool experiments come out as
+//! on a real machine (see `../shared/reference/threadpool-model.md`, section 12): a started
+//! thread runs its first instruction [`THREAD_START_TICKS`] later, and a thread that spends
+//! its fuel (a compute-bound loop) has used a CPU for [`SLICE_TICKS`]. Slices queue for the
+//! `--cpus` virtual processors, and their total is the process CPU time the thread pool's
+//! gate thread reads.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::heap::GcRef;
+use super::numerics::NumberFormat;
 use super::thread::ThreadState;
 use super::value::Value;
 use crate::bytecode::Reg;
 
 /// Ticks (100 ns) per millisecond, as `TimeSpan` and `Stopwatch` count.
 pub const TICKS_PER_MS: i64 = 10_000;
+
+/// From `Thread.Start` to the new thread's first instruction: 50 µs.
+pub const THREAD_START_TICKS: i64 = 500;
+
+/// The CPU time a slice of fuel (10 000 loop iterations) stands for: 1 ms.
+pub const SLICE_TICKS: i64 = TICKS_PER_MS;
 
 /// The managed id the first thread created after `Main` starts gets (.NET reserves 2 and 3
 /// for the finalizer and tiered-compilation threads).
@@ -52,6 +66,10 @@ pub struct ManagedThread {
     pub park_generation: u64,
     /// Threads blocked in `Join` on this one.
     pub joiners: Vec<usize>,
+    /// The number formats of the thread's `CultureInfo.CurrentCulture` (CoreLib's
+    /// thread-static culture cache, kept up to date by the culture's AsyncLocal handler);
+    /// `None` is the default culture, invariant.
+    pub culture: Option<&'static NumberFormat>,
 }
 
 impl ManagedThread {
@@ -66,6 +84,7 @@ impl ManagedThread {
             parked_dst: None,
             park_generation: 0,
             joiners: Vec::new(),
+            culture: None,
         }
     }
 }
@@ -92,10 +111,17 @@ pub struct Scheduler {
     /// `--seed`: 0 runs threads in FIFO order; anything else picks among the runnable
     /// ones with this generator, reproducibly.
     rng: u64,
+    /// The generator library code draws from (`Scheduler.NextRandom`: where a thread-pool
+    /// worker starts stealing, hill climbing's sample intervals), seeded by `--seed`.
+    library_rng: u64,
+    /// When each virtual processor finishes the slices queued on it.
+    cpu_free_at: Vec<i64>,
+    /// CPU time used by all threads so far (ticks).
+    pub cpu_time: i64,
 }
 
 impl Scheduler {
-    pub fn new(seed: u64) -> Scheduler {
+    pub fn new(seed: u64, cpus: usize) -> Scheduler {
         let mut main = ManagedThread::new(1, false);
         main.status = Status::Runnable;
         Scheduler {
@@ -107,6 +133,9 @@ impl Scheduler {
             seq: 0,
             next_id: FIRST_USER_THREAD_ID,
             rng: seed,
+            library_rng: splitmix64(seed),
+            cpu_free_at: vec![0; cpus.max(1)],
+            cpu_time: 0,
         }
     }
 
@@ -121,6 +150,42 @@ impl Scheduler {
     pub fn make_runnable(&mut self, t: usize) {
         self.threads[t].status = Status::Runnable;
         self.run_queue.push_back(t);
+    }
+
+    /// Makes `t` runnable `ticks` from now: it waits as a non-interruptible park whose
+    /// timeout ends it (an `Unpark` meanwhile only leaves a permit).
+    pub fn make_runnable_after(&mut self, t: usize, ticks: i64) {
+        let th = &mut self.threads[t];
+        th.status = Status::Parked { interruptible: false };
+        th.parked_dst = None;
+        th.park_generation += 1;
+        self.seq += 1;
+        let generation = th.park_generation;
+        self.timeouts.push(Reverse(Timeout { due: self.now + ticks, seq: self.seq, thread: t, generation }));
+    }
+
+    /// Thread `t` spent a slice of fuel: the slice runs on the virtual processor that is
+    /// free first, and the thread goes on when it has finished there.
+    pub fn charge_slice(&mut self, t: usize) {
+        let now = self.now;
+        let Some(cpu) = self.cpu_free_at.iter_mut().min() else {
+            self.make_runnable(t);
+            return;
+        };
+        let end = (*cpu).max(now) + SLICE_TICKS;
+        *cpu = end;
+        self.cpu_time += SLICE_TICKS;
+        self.make_runnable_after(t, end - now);
+    }
+
+    /// The next number of the library's generator (xorshift64*), 32 bits.
+    pub fn next_random(&mut self) -> u32 {
+        let mut x = self.library_rng;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.library_rng = x;
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
     }
 
     /// The next thread to run, if any is runnable.
@@ -204,5 +269,18 @@ impl Scheduler {
                 t.state.for_each_root(&mut f);
             }
         }
+    }
+}
+
+/// A well-mixed nonzero state from any seed (0 included), for xorshift.
+fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    if z == 0 {
+        1
+    } else {
+        z
     }
 }

@@ -93,7 +93,7 @@ impl Stats {
 
 /// Bytes of a runtime-async `Continuation` before its data (.NET 11: `Next`,
 /// `ResumeInfo`, `State`, `Flags` behind the object header).
-const CONTINUATION_HEADER: u32 = 40;
+pub const CONTINUATION_HEADER: u32 = 40;
 /// Bytes of a delegate instance.
 const DELEGATE: u32 = 64;
 /// Bytes of an array before its elements (header and length).
@@ -107,6 +107,22 @@ pub struct ContinuationShape {
     pub exception_slot: bool,
     /// The result the frame receives on resumption (a suspended call's return value).
     pub result: Option<Layout>,
+}
+
+/// The members of a continuation's data area, in .NET's order: the `ExecutionContext`,
+/// the continuation context, the exception, the result, then the saved values.
+pub fn continuation_data(shape: &ContinuationShape, saved: &[Layout]) -> Vec<Layout> {
+    let mut data = vec![Layout::REF];
+    data.extend(shape.context_slot.then_some(Layout::REF));
+    data.extend(shape.exception_slot.then_some(Layout::REF));
+    data.extend(shape.result);
+    data.extend_from_slice(saved);
+    data
+}
+
+/// The modeled size of a continuation whose data area holds `data`.
+pub fn continuation_bytes(data: &[Layout]) -> u32 {
+    CONTINUATION_HEADER + pack(data).map_or(0, |l| round8(l.size))
 }
 
 impl Vm {
@@ -157,14 +173,8 @@ impl Vm {
 
     /// A runtime-async frame saved as a continuation with the registers `saved`.
     pub fn count_continuation(&mut self, saved: &[Value], shape: ContinuationShape) {
-        let mut data = vec![Layout::REF];
-        data.extend(shape.context_slot.then_some(Layout::REF));
-        data.extend(shape.exception_slot.then_some(Layout::REF));
-        data.extend(shape.result);
-        for &v in saved {
-            data.push(self.value_layout(v));
-        }
-        let bytes = CONTINUATION_HEADER + pack(&data).map_or(0, |l| round8(l.size));
+        let saved: Vec<Layout> = saved.iter().map(|&v| self.value_layout(v)).collect();
+        let bytes = continuation_bytes(&continuation_data(&shape, &saved));
         let kind = self.stats.kind("Continuation");
         self.stats.allocated(kind, bytes);
         self.stats.suspensions += 1;

@@ -25,15 +25,25 @@ pub enum FrameKind {
     /// A runtime-async method started by its task-returning stub (`StartAsync`): how it
     /// ends — returns, suspends, throws — goes to the stub's registers `ret` (a status)
     /// and `ret + 1` (the value, continuation chain or exception).
-    /// `entry_ec` is the ExecutionContext at entry, put back when the method ends (or
-    /// suspends) without ever having been resumed.
-    AsyncRoot { entry_ec: Option<GcRef> },
+    /// `entry_ec` and `entry_sc` are the ExecutionContext and SynchronizationContext at
+    /// entry, put back when the method ends (or suspends) without ever having been resumed.
+    AsyncRoot { entry_ec: Option<GcRef>, entry_sc: Option<GcRef> },
     /// A runtime-async method called from another with `CallAsync`: if it suspends, the
-    /// caller suspends with it.
-    AsyncCall { entry_ec: Option<GcRef> },
+    /// caller suspends with it (capturing `entry_ec` and `entry_sc`, its contexts at the
+    /// call).
+    AsyncCall { entry_ec: Option<GcRef>, entry_sc: Option<GcRef> },
     /// A continuation resumed by the dispatcher (`AsyncHelpers.ResumeChain`); `rest` are
     /// the suspended callers still to resume, `payload` the `ref` the outcome goes to.
-    Resumed { rest: Option<GcRef>, payload: GcRef },
+    /// `restores_contexts`: the dispatcher puts the thread's contexts back when the chain
+    /// stops, so its frames may switch to the ExecutionContexts they captured; without it
+    /// the chain stops before such a frame.
+    Resumed { rest: Option<GcRef>, payload: GcRef, restores_contexts: bool },
+    /// `ExecutionContext.OnValuesChanged`, run because the interpreter itself switched the
+    /// thread's ExecutionContext (a runtime-async frame starting, ending or resuming) and an
+    /// AsyncLocal change handler must hear of it; its result is dropped. `rethrow`: an
+    /// exception to throw again in the frame below, at its current instruction, once the
+    /// handlers have run.
+    Notification { rethrow: Option<GcRef> },
 }
 
 /// Where an exception being unwound will be caught: found by the first pass (which runs
@@ -111,15 +121,16 @@ impl ThreadState {
         for fr in &self.frames {
             match fr.kind {
                 FrameKind::Generator { iterator, .. } => f(crate::runtime::value::Value::Ref(iterator)),
-                FrameKind::Resumed { rest, payload } => {
+                FrameKind::Resumed { rest, payload, .. } => {
                     f(crate::runtime::value::Value::Ref(payload));
                     if let Some(r) = rest {
                         f(crate::runtime::value::Value::Ref(r));
                     }
                 }
-                FrameKind::AsyncRoot { entry_ec: Some(ec) } | FrameKind::AsyncCall { entry_ec: Some(ec) } => {
-                    f(crate::runtime::value::Value::Ref(ec))
+                FrameKind::AsyncRoot { entry_ec, entry_sc } | FrameKind::AsyncCall { entry_ec, entry_sc } => {
+                    entry_ec.into_iter().chain(entry_sc).for_each(|r| f(crate::runtime::value::Value::Ref(r)));
                 }
+                FrameKind::Notification { rethrow: Some(exc) } => f(crate::runtime::value::Value::Ref(exc)),
                 _ => {}
             }
         }

@@ -1,7 +1,49 @@
 //! Run-time type names as .NET prints them: `System.Int32`, `Program+Point`,
-//! ``System.Collections.Generic.List`1[System.Int32]``, `System.String[]`.
+//! ``System.Collections.Generic.List`1[System.Int32]``, `System.String[]`, and
+//! `Type.FullName`'s assembly-qualified generic arguments.
 
-use crate::metadata::{Metadata, TypeDefId, TypeId, TypeKind};
+use crate::metadata::{Flags, Metadata, TypeDefId, TypeId, TypeKind};
+
+/// The assembly most library types live in, and its public key token.
+const CORELIB: &str = "System.Private.CoreLib";
+const CORELIB_TOKEN: &str = "7cec85d7bea7798e";
+/// The public key token of the framework assemblies outside CoreLib.
+const FRAMEWORK_TOKEN: &str = "b03f5f7f11d50a3a";
+
+/// The standard library's types that .NET 8 keeps outside `System.Private.CoreLib`, by
+/// namespace and name with arity (`typeof(T).Assembly` on .NET 8). A namespace with an
+/// empty name stands for all of its types.
+const OUTSIDE_CORELIB: &[(&str, &str, &str)] = &[
+    ("System", "Console", "System.Console"),
+    ("System.Collections.Concurrent", "BlockingCollection`1", "System.Collections.Concurrent"),
+    ("System.Collections.Concurrent", "ConcurrentBag`1", "System.Collections.Concurrent"),
+    ("System.Collections.Concurrent", "ConcurrentDictionary`2", "System.Collections.Concurrent"),
+    ("System.Collections.Concurrent", "ConcurrentStack`1", "System.Collections.Concurrent"),
+    ("System.Collections.Generic", "Stack`1", "System.Collections"),
+    ("System.Linq", "", "System.Linq"),
+    ("System.Threading", "Barrier", "System.Threading"),
+    ("System.Threading", "BarrierPostPhaseException", "System.Threading"),
+    ("System.Threading", "CountdownEvent", "System.Threading"),
+];
+
+/// Where a type is defined, for assembly-qualified names.
+enum Assembly {
+    /// The user's program.
+    Program,
+    /// A framework assembly: its name and public key token.
+    Library(&'static str, &'static str),
+}
+
+impl Assembly {
+    /// The framework assembly of the top-level library type `name` in `namespace`.
+    fn library(namespace: &str, name: &str) -> Assembly {
+        let outside = OUTSIDE_CORELIB.iter().find(|&&(ns, n, _)| ns == namespace && (n.is_empty() || n == name));
+        match outside {
+            Some(&(_, _, assembly)) => Assembly::Library(assembly, FRAMEWORK_TOKEN),
+            None => Assembly::Library(CORELIB, CORELIB_TOKEN),
+        }
+    }
+}
 
 impl Metadata {
     /// `Type.ToString()` / `FullName`-style name (generic arguments in brackets).
@@ -21,6 +63,59 @@ impl Metadata {
                 format!("{}[{}]", self.clr_full_name(*elem), ",".repeat(*rank as usize - 1))
             }
             _ => self.clr_name(t),
+        }
+    }
+
+    /// `Type.FullName`: as [`Metadata::clr_full_name`], but each generic argument is
+    /// assembly-qualified and bracketed
+    /// (``System.Collections.Generic.List`1[[System.Int32, System.Private.CoreLib, ...]]``).
+    /// `program_assembly` is the name of the user's assembly.
+    pub fn clr_reflection_full_name(&self, t: TypeId, program_assembly: &str) -> String {
+        match self.types.kind(t) {
+            TypeKind::Named { def, args } => {
+                let mut s = self.def_full_name(*def);
+                if !args.is_empty() {
+                    let parts: Vec<String> =
+                        args.iter().map(|&a| format!("[{}]", self.assembly_qualified_name(a, program_assembly))).collect();
+                    s.push('[');
+                    s.push_str(&parts.join(","));
+                    s.push(']');
+                }
+                s
+            }
+            TypeKind::Array { elem, rank } => {
+                format!("{}[{}]", self.clr_reflection_full_name(*elem, program_assembly), ",".repeat(*rank as usize - 1))
+            }
+            _ => self.clr_name(t),
+        }
+    }
+
+    /// `Type.AssemblyQualifiedName`: the full name, then the assembly's display name.
+    fn assembly_qualified_name(&self, t: TypeId, program_assembly: &str) -> String {
+        let full = self.clr_reflection_full_name(t, program_assembly);
+        match self.assembly_of(t) {
+            Assembly::Program => format!("{full}, {program_assembly}, Version=0.0.0.0, Culture=neutral, PublicKeyToken=null"),
+            Assembly::Library(name, token) => format!("{full}, {name}, Version=8.0.0.0, Culture=neutral, PublicKeyToken={token}"),
+        }
+    }
+
+    /// The assembly .NET 8 keeps `t` in: the user's program, or the library assembly of
+    /// its outermost declaring type (an array's is its element type's).
+    fn assembly_of(&self, t: TypeId) -> Assembly {
+        match self.types.kind(t) {
+            TypeKind::Array { elem, .. } => self.assembly_of(*elem),
+            TypeKind::Named { def, .. } => {
+                let mut outer = *def;
+                while let Some(o) = self.type_def(outer).declaring_type {
+                    outer = o;
+                }
+                let d = self.type_def(outer);
+                if !d.flags.has(Flags::LIBRARY) {
+                    return Assembly::Program;
+                }
+                Assembly::library(&d.namespace, &self.def_name_with_arity(outer))
+            }
+            _ => Assembly::Library(CORELIB, CORELIB_TOKEN),
         }
     }
 

@@ -3,33 +3,9 @@
 
 #![allow(dead_code)]
 
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
 use vm::compiler::{CompileOptions, Lowering};
+pub use vm::driver::Capture;
 use vm::runtime::{Sinks, VmOptions};
-
-/// A `Write` whose bytes the test reads afterwards.
-#[derive(Clone, Default)]
-pub struct Capture(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Capture {
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.borrow()).into_owned()
-    }
-}
 
 /// What a run printed and returned.
 #[derive(Clone, Debug, PartialEq, Eq)]

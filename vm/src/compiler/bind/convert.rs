@@ -196,6 +196,9 @@ impl MethodBinder<'_> {
         if from == TypeId::ERROR || to == TypeId::ERROR {
             return Some(Conversion { kind: ConvKind::Identity, implicit: true, rank: 0 });
         }
+        if from == TypeId::VOID {
+            return None;
+        }
         if let Some(c) = self.constant_conversion(expr, to) {
             return Some(c);
         }

@@ -393,7 +393,7 @@ impl MethodBinder<'_> {
                 let receiver = this(self);
                 Bound::Methods(MethodGroup { name: seg.name.name.clone(), methods, receiver, type_args, is_base: false, nested: None, span, name_span: seg.name.span })
             }
-            Member::Type(t) => Bound::Type(t, span),
+            Member::Type(declaring) => self.bind_nested_type(declaring, seg, span),
         }
     }
 
@@ -495,6 +495,9 @@ impl MethodBinder<'_> {
         if matches!(target.kind, ExprKind::Base) {
             return self.bind_base_member(name, span);
         }
+        if let Some(b) = self.color_color(target, name, span) {
+            return b;
+        }
         let left = self.bind(target, None);
         match left {
             Bound::Namespace(ns, _) => self.bind_namespace_member(&ns, name, span),
@@ -504,9 +507,6 @@ impl MethodBinder<'_> {
                 Bound::Value(BExpr::error(span))
             }
             other => {
-                if let Some(b) = self.color_color(target, &other, name, span) {
-                    return b;
-                }
                 let recv = self.to_value(other, target.span);
                 if recv.is_error() {
                     return Bound::Value(BExpr::error(span));
@@ -516,26 +516,60 @@ impl MethodBinder<'_> {
         }
     }
 
-    /// C#'s "Color Color" rule: in `Color.Red`, where `Color` names both a member of type
-    /// `Color` and the type itself, a static member of the type wins.
-    fn color_color(&mut self, target: &ast::Expr, bound: &Bound, name: &ast::NameSegment, span: Span) -> Option<Bound> {
+    /// C#'s "Color Color" rule (§12.8.7.2): in `Color.Red`, where the simple name `Color`
+    /// means a local, parameter, field or property of type `Color` and, as a type name,
+    /// that type, a static member or nested type of the type is reached through the type
+    /// (even where the value could not be read, as an instance field in a static method).
+    fn color_color(&mut self, target: &ast::Expr, name: &ast::NameSegment, span: Span) -> Option<Bound> {
         let ExprKind::Name(seg) = &target.kind else { return None };
-        let ty = match bound {
-            Bound::Value(v) => v.ty,
-            Bound::Property(p) => self.c.meta.property(p.prop).ty,
-            _ => return None,
-        };
-        let def = self.c.meta.types.def_of(ty)?;
-        if self.c.meta.type_def(def).name != seg.name.name || !seg.type_args.is_empty() {
+        if !seg.type_args.is_empty() {
             return None;
         }
-        match self.lookup_member(ty, &name.name.name)? {
-            Member::Field(f, _) if self.c.meta.field(f).is_static() => Some(self.bind_type_member(ty, name, span)),
-            Member::Property(p, _) if self.c.meta.property(p).flags.has(Flags::STATIC) => Some(self.bind_type_member(ty, name, span)),
-            Member::Type(_) => Some(self.bind_type_member(ty, name, span)),
-            Member::Methods(ms) if ms.iter().any(|&(m, _)| self.c.meta.method(m).is_static()) => Some(self.bind_type_member(ty, name, span)),
-            _ => None,
+        let ty = self.simple_name_value_type(&seg.name.name)?;
+        let def = self.c.meta.types.def_of(ty)?;
+        if self.c.meta.type_def(def).name != seg.name.name {
+            return None;
         }
+        let as_type = ast::TypeSyntax { kind: ast::TypeSyntaxKind::Named(vec![seg.clone()]), span: target.span };
+        let ctx = self.ctx.clone();
+        if self.c.try_resolve_type(&ctx, &as_type) != Some(ty) {
+            return None;
+        }
+        let through_type = match self.lookup_member(ty, &name.name.name)? {
+            Member::Field(f, _) => self.c.meta.field(f).is_static(),
+            Member::Property(p, _) => self.c.meta.property(p).flags.has(Flags::STATIC),
+            Member::Type(_) => true,
+            Member::Methods(ms) => ms.iter().any(|&(m, _)| self.c.meta.method(m).is_static()),
+        };
+        through_type.then(|| self.bind_type_member(ty, name, span))
+    }
+
+    /// The type of the value a simple name means, found as [`Self::bind_name`] finds it
+    /// but without binding it: a local or parameter, or a field or property of the
+    /// current or an enclosing type. `None` when the name means something else.
+    fn simple_name_value_type(&mut self, name: &str) -> Option<TypeId> {
+        if let Some(l) = self.lookup_local(name) {
+            return Some(self.locals[l.0 as usize].ty);
+        }
+        if self.lookup_local_function(name).is_some() {
+            return None;
+        }
+        if let Some(f) = self.primary_ctor_param_field(name) {
+            return Some(self.c.meta.field(f).ty);
+        }
+        let mut cur = self.ctx.type_def;
+        while let Some(def) = cur {
+            let self_type = self.c.meta.type_def(def).self_type;
+            if let Some(member) = self.lookup_member(self_type, name) {
+                return match member {
+                    Member::Field(f, owner) => Some(self.member_type(self.c.meta.field(f).ty, owner)),
+                    Member::Property(p, owner) => Some(self.member_type(self.c.meta.property(p).ty, owner)),
+                    Member::Methods(_) | Member::Type(_) => None,
+                };
+            }
+            cur = self.c.meta.type_def(def).declaring_type;
+        }
+        None
     }
 
     fn bind_namespace_member(&mut self, ns: &str, name: &ast::NameSegment, span: Span) -> Bound {
@@ -586,7 +620,23 @@ impl MethodBinder<'_> {
                 let type_args = self.resolve_type_args(&name.type_args);
                 Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: None, type_args, is_base: false, nested: None, span, name_span: name.name.span })
             }
-            Member::Type(t) => Bound::Type(t, span),
+            Member::Type(declaring) => self.bind_nested_type(declaring, name, span),
+        }
+    }
+
+    /// A nested type of `declaring` named by `seg`, with `seg`'s type arguments after the
+    /// declaring type's (`Outer.Inner<int>`, `Outer<string>.Inner`).
+    fn bind_nested_type(&mut self, declaring: TypeId, seg: &ast::NameSegment, span: Span) -> Bound {
+        let args = self.resolve_type_args(&seg.type_args);
+        if args.contains(&TypeId::ERROR) {
+            return Bound::Value(BExpr::error(span));
+        }
+        match self.c.find_nested_type(declaring, &seg.name.name, &args) {
+            Some(t) => Bound::Type(t, span),
+            None => {
+                self.c.report_nested_type_arity(self.ctx.file, declaring, seg, args.len());
+                Bound::Value(BExpr::error(span))
+            }
         }
     }
 

@@ -12,6 +12,8 @@ pub enum Member {
     Property(PropertyId, TypeId),
     /// Overloads with their constructed declaring types (most derived first).
     Methods(Vec<(MethodId, TypeId)>),
+    /// One or more nested types of that name, declared by the (constructed) type carried
+    /// here; which one is meant depends on the number of type arguments given.
     Type(TypeId),
 }
 
@@ -70,9 +72,8 @@ impl MethodBinder<'_> {
                 }) {
                     return Some(Member::Property(p, owner));
                 }
-                if let Some(&n) = d.nested.iter().find(|&&n| self.c.meta.type_def(n).name == name) {
-                    let args = self.c.meta.types.args_of(owner).to_vec();
-                    return Some(Member::Type(self.c.meta.types.named(n, &args)));
+                if d.nested.iter().any(|&n| self.c.meta.type_def(n).name == name) {
+                    return Some(Member::Type(owner));
                 }
             }
             for &m in &d.methods {

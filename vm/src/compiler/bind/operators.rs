@@ -655,15 +655,23 @@ impl MethodBinder<'_> {
         let mut candidates: Vec<(MethodId, TypeId)> = Vec::new();
         for o in operands {
             let t = self.nullable_inner(o.ty).unwrap_or(o.ty);
-            let Some(def) = self.c.meta.types.def_of(t) else { continue };
+            if self.c.meta.types.def_of(t).is_none() {
+                continue;
+            }
             if self.prim(t).is_some_and(|p| p != Prim::Decimal) || self.def_kind(t) == Some(crate::metadata::TypeDefKind::Enum) {
                 continue;
             }
-            for &m in &self.c.meta.type_def(def).methods.clone() {
-                let md = self.c.meta.method(m);
-                if md.name == name && md.kind == MethodKind::Operator && md.params.len() == operands.len() && !candidates.iter().any(|c| c.0 == m) {
-                    candidates.push((m, t));
+            // The operand's type and its base classes declare the candidates (C# §12.4.6).
+            let mut declaring = Some(t);
+            while let Some(ty) = declaring {
+                let Some(d) = self.c.meta.types.def_of(ty) else { break };
+                for &m in &self.c.meta.type_def(d).methods.clone() {
+                    let md = self.c.meta.method(m);
+                    if md.name == name && md.kind == MethodKind::Operator && md.params.len() == operands.len() && !candidates.iter().any(|c| c.0 == m) {
+                        candidates.push((m, ty));
+                    }
                 }
+                declaring = self.c.meta.base_type(ty);
             }
         }
         if candidates.is_empty() {

@@ -12,6 +12,7 @@ use crate::metadata::{MethodId, TypeId};
 
 impl FnBuilder<'_> {
     pub fn emit_await(&mut self, parts: &AwaitParts, dst: Reg) {
+        self.note_await(parts);
         if let Some(body) = self.direct_async_callee(&parts.operand) {
             if let BKind::Call { method, owner, type_args, receiver, args, .. } = &parts.operand.kind {
                 let r = self.emit_call_as(*method, *owner, type_args, receiver.as_deref(), args, false, Some(body));

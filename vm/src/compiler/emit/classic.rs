@@ -39,7 +39,8 @@ pub struct StateMachine {
     pub builder: TypeId,
     /// `T` of `Task<T>` (`void` otherwise).
     pub result: TypeId,
-    /// One hidden field per `finally` that contains an `await` (its pending completion).
+    /// One field per `finally` that contains an `await`, for its pending completion
+    /// (Roslyn's `<>7__wrapN`).
     pub pending_fields: u16,
     /// Filled in when the kickoff creates the state machine (its display).
     pub layout: Option<Layout>,
@@ -112,10 +113,12 @@ impl Compiler {
         let set_state_machine = self.state_machine_method(layout.def, "SetStateMachine", m);
         let move_next_env = EnvKind::Nested(NestedEnv::Display(layout.display));
         let body_without_params = BoundBody { body: body.body.clone(), params: Vec::new(), iterator: None, async_result: None };
-        let (mut f, sites) = FnBuilder::build_move_next(self, shared, index, move_next, &body_without_params, move_next_env);
+        let (mut f, sites, notes) = FnBuilder::build_move_next(self, shared, index, move_next, &body_without_params, move_next_env);
         self.plan_spills(&mut f, layout.def, &sites);
         self.meta.kickoff_of.insert(move_next, m);
         self.install_function(move_next, f);
+        let lowered = super::report::Lowered { method: m, body, emitted: &body_without_params.body, shared, code_method: move_next, state_machine: Some(layout.def) };
+        self.record_lowering(lowered, notes);
         let empty = BoundBody { body: BStmt::new(SKind::Empty, span), params: Vec::new(), iterator: None, async_result: None };
         let f = FnBuilder::build(self, shared, u32::MAX, set_state_machine, &empty, EnvKind::Nested(NestedEnv::This));
         self.install_function(set_state_machine, f);
@@ -249,7 +252,7 @@ impl FnBuilder<'_> {
         let object = self.c.meta.well_known.object;
         let mut fields = vec![("<>1__state".to_string(), int), ("<>t__builder".to_string(), sm.builder), (SELF_REFERENCE_FIELD.to_string(), object)];
         for i in 0..sm.pending_fields {
-            fields.push((format!("<>s__pending{}", i + 1), object));
+            fields.push((format!("<>7__wrap{}", i + 1), object));
         }
         fields
     }
@@ -414,6 +417,7 @@ impl FnBuilder<'_> {
     /// planned once the whole body is known).
     pub fn emit_classic_await(&mut self, parts: &AwaitParts, dst: Reg) {
         let (Some(layout), Some(_)) = (self.layout(), self.classic.as_ref()) else { return };
+        self.note_await(parts);
         let m = self.mark();
         let operand = self.emit_value(&parts.operand);
         self.write_local(parts.operand_temp, operand);

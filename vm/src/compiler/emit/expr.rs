@@ -105,6 +105,7 @@ impl FnBuilder<'_> {
         }
         let m = self.mark();
         self.emit_into_inner(e, dst);
+        self.note_value(e, dst);
         self.free_to(m);
         self.current_span = saved;
     }
@@ -153,7 +154,7 @@ impl FnBuilder<'_> {
             }
             BKind::NewArray { sizes } => self.emit_new_array(e.ty, sizes, dst),
             BKind::ArrayLiteral { elems } => self.emit_array_literal(e.ty, elems, dst),
-            BKind::DelegateNew { method, target, is_virtual, .. } => {
+            BKind::DelegateNew { method, owner, type_args, target, is_virtual } => {
                 match target {
                     Some(t) => {
                         let r = self.emit_receiver(t);
@@ -169,6 +170,9 @@ impl FnBuilder<'_> {
                     self.emit(Op::NewDelegateVirt { dst, ty, method: *method });
                 } else {
                     self.emit(Op::NewDelegate { dst, ty, method: *method });
+                }
+                if self.c.method_takes_context(*method) {
+                    self.emit_delegate_context(dst, *method, *owner, type_args);
                 }
             }
             BKind::Closure(id) => {
@@ -849,7 +853,7 @@ impl FnBuilder<'_> {
             Some(body) => {
                 self.emit(Op::CallAsync { method: body, base, dst: base });
             }
-            None => self.emit_call_op(method, base, is_virtual),
+            None => self.emit_call_op(method, owner, base, is_virtual),
         }
         base
     }
@@ -884,7 +888,7 @@ impl FnBuilder<'_> {
         self.c.meta.type_def(self.c.meta.method(m).owner).self_type
     }
 
-    fn emit_call_op(&mut self, method: MethodId, base: Reg, is_virtual: bool) {
+    fn emit_call_op(&mut self, method: MethodId, owner: TypeId, base: Reg, is_virtual: bool) {
         let md = self.c.meta.method(method);
         let is_static = md.is_static();
         match md.body {
@@ -896,7 +900,7 @@ impl FnBuilder<'_> {
                 self.emit(Op::CallVirt { method, base, dst: base });
             }
             _ => {
-                self.emit_type_init_before_call(method);
+                self.emit_type_init_before_call(method, owner);
                 self.emit(Op::Call { method, base, dst: base });
             }
         }
@@ -905,22 +909,37 @@ impl FnBuilder<'_> {
     /// A class with an explicit static constructor is initialised by the first call of
     /// one of its static methods or constructors (`: base(...)` included), not only by
     /// `new` and field access. Code inside the class itself never needs the check.
-    fn emit_type_init_before_call(&mut self, method: MethodId) {
+    /// A generic class is initialised per constructed type (`Gen<int>`), when the call
+    /// names a closed one.
+    fn emit_type_init_before_call(&mut self, method: MethodId, owner: TypeId) {
         let md = self.c.meta.method(method);
         if !(md.is_static() || md.kind == crate::metadata::MethodKind::Constructor) {
             return;
         }
-        let owner = md.owner;
-        let d = self.c.meta.type_def(owner);
+        let def = md.owner;
+        let d = self.c.meta.type_def(def);
         let here = self.c.meta.method(self.method).owner;
-        if d.flags.has(crate::metadata::Flags::EXPLICIT_CCTOR) && d.type_params.is_empty() && owner != here {
-            let ty = d.self_type;
+        if !d.flags.has(crate::metadata::Flags::EXPLICIT_CCTOR) || def == here {
+            return;
+        }
+        let ty = if d.type_params.is_empty() { d.self_type } else { owner };
+        if self.c.meta.types.def_of(ty) == Some(def) && !self.c.meta.types.is_open(ty) {
             self.emit(Op::InitType { ty });
         }
     }
 
     pub fn emit_callee_context_for(&mut self, method: MethodId, owner: TypeId, type_args: &[TypeId], slot: Reg) {
         self.emit_callee_context(method, owner, type_args, slot);
+    }
+
+    /// Stores in the delegate in `delegate` the generic context its method expects (as a
+    /// call would pass it), so `G<int>.M` and `M<string>` run with their type arguments.
+    fn emit_delegate_context(&mut self, delegate: Reg, method: MethodId, owner: TypeId, type_args: &[TypeId]) {
+        let m = self.mark();
+        let ctx = self.alloc_reg();
+        self.emit_callee_context(method, owner, type_args, ctx);
+        self.emit(Op::SetDelegateContext { delegate, ctx });
+        self.free_to(m);
     }
 
     /// The hidden generic-context argument a callee expects.

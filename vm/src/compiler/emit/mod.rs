@@ -9,6 +9,7 @@ mod awaits;
 pub mod classic;
 mod closures;
 mod expr;
+pub mod report;
 mod stmt;
 
 use hashbrown::HashMap;
@@ -95,6 +96,8 @@ pub struct FnBuilder<'a> {
     pub current_span: Span,
     /// Set while emitting a classic async method's `MoveNext`.
     pub classic: Option<classic::MoveNextState>,
+    /// Notes for `vm lower` ([`report`]), when the compilation keeps them.
+    notes: Option<report::EmitNotes>,
 }
 
 /// Whether a statement contains a `try` with a `finally` (a `return` through it needs a
@@ -173,8 +176,10 @@ impl Compiler {
             return self.build_classic_async(shared, index, m, body, env, result);
         }
         let code = self.runtime_async_body(m);
-        let f = FnBuilder::build(self, shared, index, m, body, env.clone());
+        let (f, notes) = FnBuilder::build_with_notes(self, shared, index, m, body, env.clone());
         self.install_function(code, f);
+        let lowered = report::Lowered { method: m, body, emitted: &body.body, shared, code_method: code, state_machine: None };
+        self.record_lowering(lowered, notes);
         let ret = self.meta.method(m).ret;
         let span = body.body.span;
         let (complete, type_args) = self.async_completion(ret, result);
@@ -277,8 +282,9 @@ impl Compiler {
 
 impl<'a> FnBuilder<'a> {
     /// A classic state machine's `MoveNext`: the async body, run on the state machine.
-    fn build_move_next(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> (Function, classic::AwaitSites) {
+    fn build_move_next(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> (Function, classic::AwaitSites, Option<report::EmitNotes>) {
         let mut b = FnBuilder::new(c, shared, func_index, method, body, env);
+        b.start_notes();
         b.assign_argument_registers(&[]);
         b.assign_local_registers();
         if stmt_has_finally(&body.body) {
@@ -287,11 +293,18 @@ impl<'a> FnBuilder<'a> {
         b.emit_prologue(&[]);
         b.emit_move_next_body(&body.body);
         let sites = b.classic.as_ref().map(|c| c.sites.clone()).unwrap_or_default();
-        (b.finish(), sites)
+        let notes = b.take_notes();
+        (b.finish(), sites, notes)
     }
 
     fn build(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> Function {
+        Self::build_with_notes(c, shared, func_index, method, body, env).0
+    }
+
+    /// [`FnBuilder::build`], with the notes `vm lower` reads (if the compilation keeps them).
+    fn build_with_notes(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> (Function, Option<report::EmitNotes>) {
         let mut b = FnBuilder::new(c, shared, func_index, method, body, env);
+        b.start_notes();
         b.assign_argument_registers(&body.params);
         b.assign_local_registers();
         if stmt_has_finally(&body.body) {
@@ -302,7 +315,8 @@ impl<'a> FnBuilder<'a> {
         if super::bind::syntax::can_complete(&body.body) || b.code.is_empty() {
             b.emit_implicit_return();
         }
-        b.finish()
+        let notes = b.take_notes();
+        (b.finish(), notes)
     }
 
     fn new(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> FnBuilder<'a> {
@@ -334,6 +348,7 @@ impl<'a> FnBuilder<'a> {
             this_reg: None,
             current_span: body.body.span,
             classic: None,
+            notes: None,
         }
     }
 

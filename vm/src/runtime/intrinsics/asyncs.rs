@@ -1,6 +1,6 @@
-//! Intrinsics of async code: what a suspended runtime-async continuation chain waits on
-//! (`AsyncHelpers`), and the classic builders' suspension and resumption events for
-//! `--stats` (`AsyncStats`).
+//! Intrinsics of async code: what a suspended runtime-async continuation chain waits on and
+//! the contexts its first frame captured (`AsyncHelpers`), and the classic builders'
+//! suspension and resumption events for `--stats` (`AsyncStats`).
 
 use super::support::{arg, nre};
 use crate::runtime::native::{NativeEntry, NativeResult};
@@ -10,6 +10,9 @@ use crate::runtime::Vm;
 
 pub static ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "AsyncHelpers.Notifier", func: notifier },
+    NativeEntry { name: "AsyncHelpers.ExecutionContextOf", func: execution_context_of },
+    NativeEntry { name: "AsyncHelpers.FlowsExecutionContext", func: flows_execution_context },
+    NativeEntry { name: "AsyncHelpers.SynchronizationContextOf", func: synchronization_context_of },
     NativeEntry { name: "AsyncStats.FrameSuspended", func: frame_suspended },
     NativeEntry { name: "AsyncStats.FrameResumed", func: frame_resumed },
 ];
@@ -18,6 +21,34 @@ pub static ENTRIES: &[NativeEntry] = &[
 fn notifier(vm: &mut Vm, args: &[Value]) -> NativeResult {
     match arg(args, 0).gc_ref().and_then(|r| vm.heap.get(r)) {
         Some(Obj::Continuation(c)) => Ok(c.awaiter),
+        _ => Err(nre()),
+    }
+}
+
+/// The ExecutionContext the first frame of a chain suspended in (null: Default).
+fn execution_context_of(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    match arg(args, 0).gc_ref().and_then(|r| vm.heap.get(r)) {
+        Some(Obj::Continuation(c)) => Ok(c.exec_ctx),
+        _ => Err(nre()),
+    }
+}
+
+/// Whether the first frame of a chain resumes under the ExecutionContext it captured (flow
+/// was not suppressed when it suspended).
+fn flows_execution_context(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    match arg(args, 0).gc_ref().and_then(|r| vm.heap.get(r)) {
+        Some(Obj::Continuation(c)) => {
+            let ec = c.exec_ctx.gc_ref();
+            Ok(Value::Bool(vm.context_flows(ec)))
+        }
+        _ => Err(nre()),
+    }
+}
+
+/// The SynchronizationContext the first frame of a chain suspended in (null: none).
+fn synchronization_context_of(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    match arg(args, 0).gc_ref().and_then(|r| vm.heap.get(r)) {
+        Some(Obj::Continuation(c)) => Ok(c.sync_ctx),
         _ => Err(nre()),
     }
 }

@@ -7,9 +7,11 @@ pub mod arrays;
 pub mod asyncs;
 pub mod console;
 pub mod enums;
+pub mod files;
 pub mod format;
 pub mod frames;
 pub mod hashing;
+pub mod interactive;
 pub mod iterators;
 pub mod math;
 pub mod numbers;
@@ -40,6 +42,8 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
         hashing::ENTRIES,
         threading::ENTRIES,
         tasks::ENTRIES,
+        interactive::ENTRIES,
+        files::ENTRIES,
     ];
     areas.iter().flat_map(|a| a.iter()).collect()
 });

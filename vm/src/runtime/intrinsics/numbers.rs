@@ -103,6 +103,7 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Decimal.Truncate", func: |vm, a| { let d = dec(vm, a, 0)?.truncate(); Ok(vm.alloc_decimal(d)) } },
     NativeEntry { name: "Culture.IsKnown", func: culture_is_known },
     NativeEntry { name: "Culture.CanonicalName", func: culture_canonical },
+    NativeEntry { name: "Culture.SetCurrentThreadFormat", func: culture_set_current_thread },
 ];
 
 type R = NativeResult;
@@ -319,4 +320,15 @@ fn culture_canonical(vm: &mut Vm, args: &[Value]) -> R {
     let name = vm.string_of(arg(args, 0)).unwrap_or_default();
     let canonical = numerics::culture_names().find(|n| n.eq_ignore_ascii_case(&name)).unwrap_or("").to_string();
     Ok(vm.alloc_str(&canonical))
+}
+
+/// `CultureInfo.SetCurrentThreadFormat(name)`: the current thread now formats with culture
+/// `name` (null: the default culture). Called whenever the thread's CurrentCulture changes.
+fn culture_set_current_thread(vm: &mut Vm, args: &[Value]) -> R {
+    let culture = vm.string_of(arg(args, 0)).and_then(|name| numerics::culture(&name));
+    let current = vm.sched.current;
+    if let Some(t) = vm.sched.threads.get_mut(current) {
+        t.culture = culture;
+    }
+    Ok(Value::Null)
 }

@@ -21,6 +21,7 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Type.FromHandle", func: type_from_handle },
     NativeEntry { name: "Type.get_Name", func: type_name },
     NativeEntry { name: "Type.get_FullName", func: type_full_name },
+    NativeEntry { name: "Type.ToString", func: type_to_string },
     NativeEntry { name: "Type.get_Namespace", func: type_namespace },
     NativeEntry { name: "Type.get_IsValueType", func: type_is_value_type },
     NativeEntry { name: "Type.get_IsClass", func: type_is_class },
@@ -191,14 +192,32 @@ fn type_name(vm: &mut Vm, args: &[Value]) -> NativeResult {
     Ok(vm.alloc_str(&s))
 }
 
+/// `Type.FullName`: generic arguments assembly-qualified.
 fn type_full_name(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let t = this_type(vm, args)?;
+    let s = vm.meta.clr_reflection_full_name(t, &program_assembly_name(vm));
+    Ok(vm.alloc_str(&s))
+}
+
+/// `Type.ToString()`: generic arguments by full name only.
+fn type_to_string(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let t = this_type(vm, args)?;
     let s = vm.meta.clr_full_name(t);
     Ok(vm.alloc_str(&s))
 }
 
+/// The user's assembly is named after the program file, as `csc prog.cs` names it `prog`.
+fn program_assembly_name(vm: &Vm) -> String {
+    let path = std::path::Path::new(&vm.options.program_name);
+    path.file_stem().map_or_else(|| "program".to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// `Type.Namespace`: the outermost declaring type's (an array's is its element type's).
 fn type_namespace(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let t = this_type(vm, args)?;
+    let mut t = this_type(vm, args)?;
+    while let Some((elem, _)) = vm.meta.types.array_elem(t) {
+        t = elem;
+    }
     let ns = match vm.meta.types.kind(t) {
         TypeKind::Named { def, .. } => {
             let mut d = *def;
@@ -311,7 +330,7 @@ fn make_combined(vm: &mut Vm, template: Value, list: Vec<crate::runtime::heap::G
                 Some(Obj::Delegate(d)) => Some(d.method),
                 _ => None,
             }).unwrap_or(method);
-            let d = Delegate { ty, method, target: Value::Null, invocation_list: Some(list.into()) };
+            let d = Delegate { ty, method, target: Value::Null, context: None, invocation_list: Some(list.into()) };
             Value::Ref(vm.heap.alloc(Obj::Delegate(d)))
         }
     }
@@ -332,7 +351,9 @@ fn delegate_combine(vm: &mut Vm, args: &[Value]) -> NativeResult {
 
 fn same_target(vm: &Vm, x: crate::runtime::heap::GcRef, y: crate::runtime::heap::GcRef) -> bool {
     match (vm.heap.get(x), vm.heap.get(y)) {
-        (Some(Obj::Delegate(p)), Some(Obj::Delegate(q))) => p.method == q.method && vm.values_equal(p.target, q.target),
+        (Some(Obj::Delegate(p)), Some(Obj::Delegate(q))) => {
+            p.method == q.method && p.context == q.context && vm.values_equal(p.target, q.target)
+        }
         _ => false,
     }
 }

@@ -67,9 +67,9 @@ impl Vm {
         self.current_number_format()
     }
 
-    /// The culture the current thread formats with.
+    /// The culture the current thread formats with: its `CultureInfo.CurrentCulture`.
     pub fn current_number_format(&self) -> &'static NumberFormat {
-        numerics::invariant()
+        self.sched.threads.get(self.sched.current).and_then(|t| t.culture).unwrap_or_else(numerics::invariant)
     }
 
     /// The `Name` of a `CultureInfo` object.

@@ -7,7 +7,7 @@ use super::support::{arg, int_arg, nre, out_of_range};
 use crate::metadata::{MethodId, TypeDefId};
 use crate::runtime::heap::GcRef;
 use crate::runtime::native::{NativeEntry, NativeError, NativeResult};
-use crate::runtime::scheduler::{Status, TICKS_PER_MS};
+use crate::runtime::scheduler::{Status, THREAD_START_TICKS, TICKS_PER_MS};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
@@ -25,6 +25,8 @@ pub static ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Scheduler.ParkFor", func: park_for },
     NativeEntry { name: "Scheduler.Unpark", func: unpark },
     NativeEntry { name: "Scheduler.Now", func: now },
+    NativeEntry { name: "Scheduler.CpuTime", func: cpu_time },
+    NativeEntry { name: "Scheduler.NextRandom", func: next_random },
     NativeEntry { name: "Monitor.FindLock", func: find_lock },
     NativeEntry { name: "Monitor.AttachLock", func: attach_lock },
 ];
@@ -69,7 +71,8 @@ fn create(vm: &mut Vm, args: &[Value]) -> NativeResult {
     Ok(Value::I32(vm.sched.threads[t].id))
 }
 
-/// `Start()`: the new thread's bottom frame runs `Thread.Run` on the object.
+/// `Start()`: the new thread's bottom frame runs `Thread.Run` on the object, from
+/// `THREAD_START_TICKS` on (creating an OS thread is not free).
 fn start(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let this = arg(args, 0);
     let t = thread_index(vm, this)?;
@@ -79,7 +82,7 @@ fn start(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let started = vm.start_frame(run, &[this]);
     vm.switch_to(me);
     started.map_err(NativeError::Fatal)?;
-    vm.sched.make_runnable(t);
+    vm.sched.make_runnable_after(t, THREAD_START_TICKS);
     Ok(Value::Null)
 }
 
@@ -168,6 +171,15 @@ fn unpark(vm: &mut Vm, args: &[Value]) -> NativeResult {
 
 fn now(vm: &mut Vm, _: &[Value]) -> NativeResult {
     Ok(Value::I64(vm.sched.now))
+}
+
+/// CPU time all threads have used (ticks): the slices of fuel they spent.
+fn cpu_time(vm: &mut Vm, _: &[Value]) -> NativeResult {
+    Ok(Value::I64(vm.sched.cpu_time))
+}
+
+fn next_random(vm: &mut Vm, _: &[Value]) -> NativeResult {
+    Ok(Value::U32(vm.sched.next_random()))
 }
 
 /// `Environment.CurrentManagedThreadId`.
