@@ -17,11 +17,14 @@ pub mod declare;
 pub mod diagnostics;
 pub mod emit;
 pub mod layout;
+pub mod lazy;
 pub mod members;
 pub mod names;
 pub mod resolve;
 pub mod scopes;
 pub mod sources;
+
+use std::borrow::Cow;
 
 use hashbrown::{HashMap, HashSet};
 
@@ -42,6 +45,9 @@ pub enum Lowering {
 #[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
     pub lowering: Lowering,
+    /// Compile every standard-library body before running (for listings and checks);
+    /// by default library bodies are compiled on first call (see [`lazy`]).
+    pub eager_library: bool,
 }
 
 impl Compiler {
@@ -85,6 +91,8 @@ pub struct Program {
     pub meta: Metadata,
     pub functions: Vec<Function>,
     pub entry_point: Option<MethodId>,
+    /// The compiler of the library bodies not compiled yet (none when compiled eagerly).
+    pub library: Option<lazy::LazyLibrary>,
 }
 
 pub struct Compiler {
@@ -110,6 +118,8 @@ pub struct Compiler {
     /// Fields declared as field-like events.
     pub event_fields: HashSet<crate::metadata::FieldId>,
     pub functions: Vec<Function>,
+    /// The id of `functions[0]` (functions compiled during the run follow the program's).
+    pub function_base: u32,
     pub options: CompileOptions,
     /// Files `0..library_files` are the standard library.
     pub library_files: usize,
@@ -134,6 +144,7 @@ impl Compiler {
             event_fields: HashSet::new(),
             extension_classes: HashSet::new(),
             functions: Vec::new(),
+            function_base: 0,
             options,
             library_files: 0,
             entry_point: None,
@@ -170,14 +181,30 @@ impl Compiler {
 /// Compiles the standard library and the user's files into a program. On failure returns
 /// the program's diagnostics (and the source files, for rendering).
 pub fn compile(
-    library: &[(String, String)],
+    library: &[(String, Cow<'static, str>)],
     user: &[(String, String)],
     options: CompileOptions,
 ) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
+    compile_with_skeletons(library, None, user, options)
+}
+
+/// As [`compile`], given the library's skeletons (one per file, member bodies blanked):
+/// when library bodies are compiled lazily, the library is declared from its skeletons and
+/// each body is parsed when its method is compiled.
+pub fn compile_with_skeletons(
+    library: &[(String, Cow<'static, str>)],
+    skeletons: Option<&[&str]>,
+    user: &[(String, String)],
+    options: CompileOptions,
+) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
+    let skeletons = skeletons.filter(|s| s.len() == library.len() && !options.eager_library);
+    let texts: Vec<&str> = match skeletons {
+        Some(s) => s.to_vec(),
+        None => library.iter().map(|(_, t)| t.as_ref()).collect(),
+    };
     let mut c = Compiler::new(options);
     let mut units = Vec::new();
-    for (name, text) in library {
-        let parsed = grammar::parse(text);
+    for ((name, text), parsed) in library.iter().zip(texts.iter().map(|t| grammar::parse(t))) {
         let file = c.add_file(SourceFile::new(name.clone(), text.clone()));
         for d in parsed.diagnostics {
             c.error(file, d.span, d.code, d.message);
@@ -197,12 +224,22 @@ pub fn compile(
     if !c.diags.has_errors() {
         c.layout_all();
     }
+    let mut pending = Vec::new();
     if !c.diags.has_errors() {
-        c.compile_bodies();
+        if c.options.eager_library {
+            c.compile_bodies();
+        } else {
+            pending = c.compile_user_bodies();
+        }
     }
     if c.diags.has_errors() {
         let diags = c.diags.sorted();
         return Err((diags, c.meta.files));
     }
-    Ok(Program { meta: c.meta, functions: c.functions, entry_point: c.entry_point })
+    let meta = std::mem::replace(&mut c.meta, Metadata::empty());
+    let functions = std::mem::take(&mut c.functions);
+    let entry_point = c.entry_point;
+    let skeletal = skeletons.is_some();
+    let library = (!c.options.eager_library).then(|| lazy::LazyLibrary::new(c, pending, skeletal));
+    Ok(Program { meta, functions, entry_point, library })
 }

@@ -34,7 +34,7 @@ pub const THREW: i32 = 2;
 impl Vm {
     /// `StartAsync` / `CallAsync`: pushes the body's frame like a call.
     pub(super) fn push_async_frame(&mut self, method: MethodId, base: usize, dst: Reg, kind: FrameKind) -> Result<Flow, InvokeError> {
-        let MethodBody::Bytecode(fid) = self.meta.method(method).body else {
+        let Ok(MethodBody::Bytecode(fid)) = self.body_of(method) else {
             return Err(InvokeError::Fatal(format!("async body {} has no code", self.meta.method(method).name)));
         };
         if self.thread.frames.len() >= crate::runtime::thread::MAX_FRAMES {
