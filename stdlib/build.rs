@@ -1,24 +1,37 @@
 //! Embeds every `.cs-lite` file under `System/` into the crate (a generated table of
-//! `include_str!`s), so the `vm` binary carries its standard library.
-use std::path::Path;
+//! `include_str!`s), so the `vm` binary carries its standard library, together with each
+//! file's skeleton: the same text with member bodies blanked, which the VM parses at
+//! startup instead (bodies are parsed when first compiled; see `vm::compiler::lazy`).
+use std::path::{Path, PathBuf};
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("System");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();
-    let mut out = String::from("/// Every standard-library source: (path relative to `stdlib/`, text).\npub static SOURCES: &[(&str, &str)] = &[\n");
-    for f in &files {
+    let mut sources = String::from("/// Every standard-library source: (path relative to `stdlib/`, text).\npub static SOURCES: &[(&str, &str)] = &[\n");
+    let mut skeletons = String::from("/// The skeleton of each of [`SOURCES`] (same order): member bodies blanked out.\npub static SKELETONS: &[&str] = &[\n");
+    for (i, f) in files.iter().enumerate() {
         let rel = f.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(f).to_string_lossy().trim_start_matches('/').replace('\\', "/");
-        out.push_str(&format!("    ({rel:?}, include_str!({:?})),\n", f.to_string_lossy()));
+        sources.push_str(&format!("    ({rel:?}, include_str!({:?})),\n", f.to_string_lossy()));
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display()));
+        let skeleton_path = out_dir.join(format!("skeleton{i}.cs-lite"));
+        std::fs::write(&skeleton_path, grammar::bodies::skeleton(&text)).unwrap_or_else(|e| panic!("cannot write a skeleton: {e}"));
+        skeletons.push_str(&format!("    include_str!({:?}),\n", skeleton_path.to_string_lossy()));
     }
-    out.push_str("];\n");
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_default()).join("sources.rs");
-    std::fs::write(dest, out).unwrap_or_else(|e| panic!("cannot write sources.rs: {e}"));
+    sources.push_str("];\n");
+    skeletons.push_str("];\n");
+    write(&out_dir.join("sources.rs"), &sources);
+    write(&out_dir.join("skeletons.rs"), &skeletons);
     println!("cargo:rerun-if-changed=System");
 }
 
-fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
         let p = e.path();

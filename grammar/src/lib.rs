@@ -3,9 +3,10 @@
 //! The pipeline is `lexer` (logos + hand-written literal scanning) → `disambiguate`
 //! (token rewriting that keeps the grammar LR(1)) → the lalrpop `grammar` → `parser`
 //! (error mapping and assembly). [`parse`], [`parse_expression`] and [`tokenize`] are the
-//! whole public surface; the AST lives in [`ast`].
+//! whole public surface; the AST lives in [`ast`], member-body helpers in [`bodies`].
 
 pub mod ast;
+pub mod bodies;
 pub mod diagnostic;
 pub mod span;
 pub mod token;

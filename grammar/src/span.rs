@@ -1,6 +1,8 @@
 //! Source positions: byte spans, and the line table that turns them into C#'s
 //! 1-based `(line,col)` form.
 
+use std::borrow::Cow;
+
 /// A half-open byte range `[start, end)` into one source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
@@ -23,11 +25,12 @@ impl Span {
     }
 }
 
-/// A source file: its display name, its text and the byte offset of every line start.
+/// A source file: its display name, its text (borrowed when it is built into the program,
+/// as the standard library is) and the byte offset of every line start.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     pub name: String,
-    pub text: String,
+    pub text: Cow<'static, str>,
     line_starts: Vec<u32>,
 }
 
@@ -39,7 +42,7 @@ pub struct LineCol {
 }
 
 impl SourceFile {
-    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<Cow<'static, str>>) -> SourceFile {
         let text = text.into();
         let mut line_starts = vec![0u32];
         for (i, b) in text.bytes().enumerate() {

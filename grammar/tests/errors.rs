@@ -5,7 +5,7 @@ use common::*;
 
 /// `(code, message, line, column)` of every diagnostic, 1-based like `FILE(line,col)`.
 fn located(src: &str) -> Vec<(&'static str, String, u32, u32)> {
-    let file = grammar::span::SourceFile::new("t.cs", src);
+    let file = grammar::span::SourceFile::new("t.cs", src.to_string());
     grammar::parse(src)
         .diagnostics
         .into_iter()

@@ -2,6 +2,7 @@
 //! loads it, and runs its entry point. The `vm` command and the test harness both go
 //! through here.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -13,20 +14,32 @@ use crate::runtime::{Sinks, Vm, VmOptions};
 /// The exit code of a program that failed to compile (as `dotnet build` returns).
 pub const COMPILE_ERROR_EXIT_CODE: i32 = 1;
 
-/// The standard library's files, named as the compiler reports them.
-pub fn library_sources() -> Vec<(String, String)> {
-    stdlib::SOURCES.iter().map(|(path, text)| (format!("stdlib/{path}"), text.to_string())).collect()
+/// The standard library's files, named as the compiler reports them (their texts are
+/// borrowed from the binary, not copied).
+pub fn library_sources() -> Vec<(String, Cow<'static, str>)> {
+    stdlib::SOURCES.iter().map(|&(path, text)| (format!("stdlib/{path}"), Cow::Borrowed(text))).collect()
 }
 
 /// Compiles one user file; on failure, the rendered compile errors.
 pub fn compile_file(path: &str, source: &str, options: CompileOptions) -> Result<Program, String> {
     let user = [(path.to_string(), source.to_string())];
-    compiler::compile(&library_sources(), &user, options)
+    compiler::compile_with_skeletons(&library_sources(), Some(stdlib::SKELETONS), &user, options)
         .map_err(|(diags, files)| compiler::diagnostics::render(&diags, &files))
 }
 
 /// Compiles and runs one file, writing its output to `sinks`; returns the exit code.
-pub fn run_file(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, mut sinks: Sinks) -> i32 {
+pub fn run_file(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, sinks: Sinks) -> i32 {
+    run_with(path, source, options, vm_options, sinks, drop)
+}
+
+/// As [`run_file`], for a process that exits right after: the program's memory (the heap,
+/// the compiled code, the library's syntax trees) is left to the operating system rather
+/// than freed object by object.
+pub fn run_file_and_leave_memory(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, sinks: Sinks) -> i32 {
+    run_with(path, source, options, vm_options, sinks, std::mem::forget)
+}
+
+fn run_with(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, mut sinks: Sinks, release: fn(Vm)) -> i32 {
     let program = match compile_file(path, source, options) {
         Ok(p) => p,
         Err(rendered) => {
@@ -39,7 +52,12 @@ pub fn run_file(path: &str, source: &str, options: CompileOptions, vm_options: V
         return COMPILE_ERROR_EXIT_CODE;
     };
     match Vm::load(program, sinks, vm_options) {
-        Ok(mut vm) => vm.run_entry_point(main),
+        Ok(mut vm) => {
+            let code = vm.run_entry_point(main);
+            vm.flush();
+            release(vm);
+            code
+        }
         Err(message) => {
             eprintln!("vm: internal error: {message}");
             INTERNAL_ERROR_EXIT_CODE

@@ -157,7 +157,7 @@ fn run(cmd: RunCommand) -> Result<i32, UsageError> {
         stdout: Box::new(std::io::BufWriter::new(std::io::stdout())),
         stderr: Box::new(std::io::stderr()),
     };
-    Ok(vm::driver::run_file(&cmd.file, &source, cmd.compile, cmd.vm, sinks))
+    Ok(vm::driver::run_file_and_leave_memory(&cmd.file, &source, cmd.compile, cmd.vm, sinks))
 }
 
 fn lower(file: &str, options: &vm::lower::LowerOptions) -> Result<i32, UsageError> {
@@ -186,7 +186,8 @@ fn lower(file: &str, options: &vm::lower::LowerOptions) -> Result<i32, UsageErro
 fn disasm(cmd: RunCommand) -> Result<i32, UsageError> {
     let source = std::fs::read_to_string(&cmd.file)
         .map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
-    let program = match vm::driver::compile_file(&cmd.file, &source, cmd.compile) {
+    let compile = vm::compiler::CompileOptions { eager_library: true, ..cmd.compile };
+    let program = match vm::driver::compile_file(&cmd.file, &source, compile) {
         Ok(p) => p,
         Err(rendered) => {
             eprint!("{rendered}");

@@ -85,7 +85,7 @@ impl Compiler {
         scope: ScopeId,
         ns: &str,
         outer: Option<TypeDefId>,
-        td: ast::TypeDecl,
+        mut td: ast::TypeDecl,
     ) -> TypeDefId {
         let arity = td.type_params.len();
         let existing = match outer {
@@ -115,15 +115,16 @@ impl Compiler {
                 self.meta.type_defs[def.index()].modeled_size = Some(n);
             }
         }
-        let nested: Vec<ast::TypeDecl> = td
-            .members
-            .iter()
-            .filter_map(|m| if let ast::MemberDecl::Type(t) = m { Some(t.clone()) } else { None })
-            .collect();
+        // Nested types are declared on their own: they move out of the outer declaration.
+        let (nested, members): (Vec<ast::MemberDecl>, Vec<ast::MemberDecl>) =
+            std::mem::take(&mut td.members).into_iter().partition(|m| matches!(m, ast::MemberDecl::Type(_)));
+        td.members = members;
         let decl = Rc::new(td);
         self.type_src[def.index()].decls.push(TypeDeclSource { decl, scope, file });
-        for n in nested {
-            self.declare_type(file, scope, ns, Some(def), n);
+        for member in nested {
+            if let ast::MemberDecl::Type(n) = member {
+                self.declare_type(file, scope, ns, Some(def), n);
+            }
         }
         def
     }

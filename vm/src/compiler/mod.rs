@@ -17,11 +17,14 @@ pub mod declare;
 pub mod diagnostics;
 pub mod emit;
 pub mod layout;
+pub mod lazy;
 pub mod members;
 pub mod names;
 pub mod resolve;
 pub mod scopes;
 pub mod sources;
+
+use std::borrow::Cow;
 
 use hashbrown::{HashMap, HashSet};
 
@@ -53,6 +56,9 @@ pub struct CompileOptions {
     pub lowering: Lowering,
     /// Keep a [`emit::report::LoweringReport`] per user async method (for `vm lower`).
     pub record_lowering: bool,
+    /// Compile every standard-library body before running (for listings and checks);
+    /// by default library bodies are compiled on first call (see [`lazy`]).
+    pub eager_library: bool,
 }
 
 impl Compiler {
@@ -105,6 +111,8 @@ pub struct Program {
     /// What the emitter decided per user async method (empty unless
     /// [`CompileOptions::record_lowering`]).
     pub lowering_reports: Vec<emit::report::LoweringReport>,
+    /// The compiler of the library bodies not compiled yet (none when compiled eagerly).
+    pub library: Option<lazy::LazyLibrary>,
 }
 
 pub struct Compiler {
@@ -132,6 +140,8 @@ pub struct Compiler {
     pub functions: Vec<Function>,
     /// See [`Program::lowering_reports`].
     pub lowering_reports: Vec<emit::report::LoweringReport>,
+    /// The id of `functions[0]` (functions compiled during the run follow the program's).
+    pub function_base: u32,
     pub options: CompileOptions,
     /// Files `0..library_files` are the standard library.
     pub library_files: usize,
@@ -157,6 +167,7 @@ impl Compiler {
             extension_classes: HashSet::new(),
             functions: Vec::new(),
             lowering_reports: Vec::new(),
+            function_base: 0,
             options,
             library_files: 0,
             entry_point: None,
@@ -193,14 +204,30 @@ impl Compiler {
 /// Compiles the standard library and the user's files into a program. On failure returns
 /// the program's diagnostics (and the source files, for rendering).
 pub fn compile(
-    library: &[(String, String)],
+    library: &[(String, Cow<'static, str>)],
     user: &[(String, String)],
     options: CompileOptions,
 ) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
+    compile_with_skeletons(library, None, user, options)
+}
+
+/// As [`compile`], given the library's skeletons (one per file, member bodies blanked):
+/// when library bodies are compiled lazily, the library is declared from its skeletons and
+/// each body is parsed when its method is compiled.
+pub fn compile_with_skeletons(
+    library: &[(String, Cow<'static, str>)],
+    skeletons: Option<&[&str]>,
+    user: &[(String, String)],
+    options: CompileOptions,
+) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
+    let skeletons = skeletons.filter(|s| s.len() == library.len() && !options.eager_library);
+    let texts: Vec<&str> = match skeletons {
+        Some(s) => s.to_vec(),
+        None => library.iter().map(|(_, t)| t.as_ref()).collect(),
+    };
     let mut c = Compiler::new(options);
     let mut units = Vec::new();
-    for (name, text) in library {
-        let parsed = grammar::parse(text);
+    for ((name, text), parsed) in library.iter().zip(texts.iter().map(|t| grammar::parse(t))) {
         let file = c.add_file(SourceFile::new(name.clone(), text.clone()));
         for d in parsed.diagnostics {
             c.error(file, d.span, d.code, d.message);
@@ -220,12 +247,23 @@ pub fn compile(
     if !c.diags.has_errors() {
         c.layout_all();
     }
+    let mut pending = Vec::new();
     if !c.diags.has_errors() {
-        c.compile_bodies();
+        if c.options.eager_library {
+            c.compile_bodies();
+        } else {
+            pending = c.compile_user_bodies();
+        }
     }
     if c.diags.has_errors() {
         let diags = c.diags.sorted();
         return Err((diags, c.meta.files));
     }
-    Ok(Program { meta: c.meta, functions: c.functions, entry_point: c.entry_point, lowering_reports: c.lowering_reports })
+    let meta = std::mem::replace(&mut c.meta, Metadata::empty());
+    let functions = std::mem::take(&mut c.functions);
+    let entry_point = c.entry_point;
+    let lowering_reports = std::mem::take(&mut c.lowering_reports);
+    let skeletal = skeletons.is_some();
+    let library = (!c.options.eager_library).then(|| lazy::LazyLibrary::new(c, pending, skeletal));
+    Ok(Program { meta, functions, entry_point, lowering_reports, library })
 }

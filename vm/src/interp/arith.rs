@@ -24,6 +24,75 @@ fn div_zero() -> ArithError {
     ArithError::Throw(ExceptionKind::DivideByZero)
 }
 
+/// The dispatch loop's fast paths for the common operand pairs (`int`, `long`, `double`):
+/// `None` sends the pair to the general routine, which also reports errors.
+macro_rules! fast_op {
+    ($name:ident, $wrap:ident, $fop:tt) => {
+        #[inline(always)]
+        pub fn $name(a: &Value, b: &Value) -> Option<Value> {
+            match (a, b) {
+                (&Value::I32(x), &Value::I32(y)) => Some(Value::I32(x.$wrap(y))),
+                (&Value::I64(x), &Value::I64(y)) => Some(Value::I64(x.$wrap(y))),
+                (&Value::F64(x), &Value::F64(y)) => Some(Value::F64(x $fop y)),
+                _ => None,
+            }
+        }
+    };
+}
+
+fast_op!(add_fast, wrapping_add, +);
+fast_op!(sub_fast, wrapping_sub, -);
+fast_op!(mul_fast, wrapping_mul, *);
+
+/// `regs[dst] <- (to)regs[src]` for the common widenings and narrowings between `int`,
+/// `long` and `double`; `false` leaves the conversion to [`convert`].
+#[inline(always)]
+pub fn convert_fast(regs: &mut [Value], dst: usize, src: usize, to: NumKind) -> bool {
+    let v = match (&regs[src], to) {
+        (&Value::I32(x), NumKind::I64) => Value::I64(x as i64),
+        (&Value::I32(x), NumKind::F64) => Value::F64(x as f64),
+        (&Value::I64(x), NumKind::I32) => Value::I32(x as i32),
+        (&Value::I64(x), NumKind::F64) => Value::F64(x as f64),
+        _ => return false,
+    };
+    regs[dst] = v;
+    true
+}
+
+/// `a % b` for non-zero `int`/`long` divisors other than -1 (which can overflow).
+#[inline(always)]
+pub fn rem_fast(a: &Value, b: &Value) -> Option<Value> {
+    match (a, b) {
+        (&Value::I32(x), &Value::I32(y)) if y != 0 && y != -1 => Some(Value::I32(x % y)),
+        (&Value::I64(x), &Value::I64(y)) if y != 0 && y != -1 => Some(Value::I64(x % y)),
+        _ => None,
+    }
+}
+
+/// The ordering of two `int`s, `long`s or `double`s (`None` for other pairs; for `double`s
+/// `Some(None)` when unordered).
+#[inline(always)]
+pub fn compare_fast(a: &Value, b: &Value) -> Option<Option<std::cmp::Ordering>> {
+    match (a, b) {
+        (&Value::I32(x), &Value::I32(y)) => Some(Some(x.cmp(&y))),
+        (&Value::I64(x), &Value::I64(y)) => Some(Some(x.cmp(&y))),
+        (&Value::F64(x), &Value::F64(y)) => Some(x.partial_cmp(&y)),
+        _ => None,
+    }
+}
+
+/// `a == b` for two `int`s or `long`s (`None` for other pairs).
+#[inline(always)]
+pub fn equal_fast(a: &Value, b: &Value) -> Option<bool> {
+    match (a, b) {
+        (&Value::I32(x), &Value::I32(y)) => Some(x == y),
+        (&Value::I64(x), &Value::I64(y)) => Some(x == y),
+        (&Value::Null, &Value::Null) => Some(true),
+        (&Value::Ref(x), &Value::Ref(y)) => Some(x == y),
+        _ => None,
+    }
+}
+
 macro_rules! int_float_op {
     ($name:ident, $wrap:ident, $fop:tt) => {
         pub fn $name(a: Value, b: Value) -> R {

@@ -22,7 +22,7 @@ impl Vm {
         dst: Reg,
         call_pc: u32,
     ) -> Result<Flow, InvokeError> {
-        match self.meta.method(method).body {
+        match self.body_of(method).map_err(InvokeError::Fatal)? {
             MethodBody::Bytecode(fid) => {
                 if self.thread.frames.len() >= MAX_FRAMES {
                     return Err(self.stack_overflow());
@@ -55,6 +55,50 @@ impl Vm {
                 self.method_display_name(method)
             ))),
         }
+    }
+
+    /// The dispatch loop's call fast path: pushes a frame for `method` if it is bytecode
+    /// (returning that frame); `None` leaves everything else to [`Vm::call`].
+    #[inline]
+    pub(super) fn enter_bytecode(&mut self, method: MethodId, base: usize, dst: Reg) -> Option<Frame> {
+        let MethodBody::Bytecode(fid) = self.meta.methods.get(method.index())?.body else { return None };
+        if self.thread.frames.len() >= MAX_FRAMES {
+            return None;
+        }
+        let callee = &self.functions[fid.0 as usize];
+        if let [crate::bytecode::Op::ReturnVoid] = callee.code[..] {
+            // An empty method (`object()`, an empty constructor): no frame needed.
+            let caller = *self.thread.frames.last()?;
+            self.thread.regs[caller.base as usize + dst.0 as usize] = Value::Null;
+            return Some(caller);
+        }
+        let nregs = callee.num_regs as usize;
+        self.thread.ensure_regs(base + nregs + 1);
+        let frame = Frame { func: fid, pc: 0, base: base as u32, ret: dst, kind: FrameKind::Normal };
+        self.thread.frames.push(frame);
+        Some(frame)
+    }
+
+    /// The dispatch loop's return fast path: pops an ordinary frame that has a caller,
+    /// delivers the value in absolute register `src` (`null` for none) to it and returns
+    /// the caller's frame; `None` leaves everything else, and any return while an
+    /// exception unwinds (which may abandon it), to [`Vm::return_from_frame`].
+    #[inline]
+    pub(super) fn return_to_caller(&mut self, src: Option<usize>) -> Option<Frame> {
+        let frames = &mut self.thread.frames;
+        let n = frames.len();
+        if n < 2 || frames[n - 1].kind != FrameKind::Normal || self.thread.unwind.is_some() {
+            return None;
+        }
+        let ret = frames[n - 1].ret;
+        frames.pop();
+        let caller = frames[n - 2];
+        let dst = caller.base as usize + ret.0 as usize;
+        match src {
+            Some(src) => Value::copy_within(&mut self.thread.regs, dst, src),
+            None => self.thread.regs[dst] = Value::Null,
+        }
+        Some(caller)
     }
 
     /// Registers a method's callers fill: receiver, parameters, hidden generic context.
@@ -178,6 +222,28 @@ impl Vm {
             .find(|&m| &self.meta.method(m).name == name)
     }
 
+    /// The method a single-cast delegate at absolute register `base` calls and where its
+    /// arguments start (the target goes in `base` for instance methods); `None` for a
+    /// null or combined delegate, one carrying a generic context, or one whose class
+    /// constructor must run first, all left to [`Vm::call_delegate`].
+    #[inline]
+    pub(super) fn delegate_call_site(&mut self, base: usize) -> Option<(MethodId, usize)> {
+        let r = self.thread.regs[base].gc_ref()?;
+        let Some(Obj::Delegate(d)) = self.heap.get(r) else { return None };
+        if d.invocation_list.is_some() || d.context.is_some() {
+            return None;
+        }
+        let (method, target) = (d.method, d.target);
+        if self.type_to_initialize_before(method).is_some() {
+            return None;
+        }
+        if self.meta.method(method).is_static() {
+            return Some((method, base + 1));
+        }
+        self.thread.regs[base] = target;
+        Some((method, base))
+    }
+
     /// Invokes the delegate at absolute register `base` (arguments follow it).
     pub(super) fn call_delegate(
         &mut self,
@@ -239,6 +305,12 @@ impl Vm {
             _ => return Err(InvokeError::Fatal("bad multicast delegate".into())),
         };
         let nargs = self.meta.method(method).params.len();
+        for &member in list {
+            if let Some(Obj::Delegate(d)) = self.heap.get(member) {
+                let m = d.method;
+                self.compile_lazily(m).map_err(InvokeError::Fatal)?;
+            }
+        }
         let args: Vec<Value> = self.thread.regs[base + 1..base + 1 + nargs].to_vec();
         // Each member gets a window of `stride` registers: room for its own frame.
         let stride = 1 + nargs + self.max_window(list);
@@ -269,8 +341,6 @@ impl Vm {
             .unwrap_or(8)
     }
 
-    /// Whether touching `ty` must first run its static constructor.
-    #[inline]
     /// The class whose explicit static constructor must run before a delegate calls the
     /// static method `method` (as a direct call would run it), if it has not run yet.
     fn type_to_initialize_before(&self, method: MethodId) -> Option<TypeId> {
@@ -280,6 +350,8 @@ impl Vm {
         (md.is_static() && explicit && self.needs_type_init(owner.self_type)).then_some(owner.self_type)
     }
 
+    /// Whether touching `ty` must first run its static constructor.
+    #[inline]
     pub(super) fn needs_type_init(&self, ty: TypeId) -> bool {
         self.init_state(ty) == InitState::NotStarted
     }
@@ -295,7 +367,9 @@ impl Vm {
             self.set_init_state(ty, InitState::Done);
             return false;
         };
-        let MethodBody::Bytecode(fid) = self.meta.method(cctor).body else {
+        // A library body that fails to compile is reported when it is called; here the
+        // type just has no static constructor to run.
+        let Ok(MethodBody::Bytecode(fid)) = self.body_of(cctor) else {
             self.set_init_state(ty, InitState::Done);
             return false;
         };
@@ -327,7 +401,7 @@ impl Vm {
 
     /// Pushes `method`'s first frame as a thread's bottom frame (it does not run yet).
     pub fn start_frame(&mut self, method: MethodId, args: &[Value]) -> Result<(), String> {
-        let MethodBody::Bytecode(fid) = self.meta.method(method).body else {
+        let MethodBody::Bytecode(fid) = self.body_of(method)? else {
             return Err(format!("{} cannot start a thread", self.meta.method(method).name));
         };
         let base = self.free_register_base();

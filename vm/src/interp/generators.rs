@@ -63,7 +63,7 @@ impl Vm {
         };
         g.state = GeneratorState::Running;
         let body = g.body;
-        let MethodBody::Bytecode(fid) = self.meta.method(body).body else {
+        let MethodBody::Bytecode(fid) = self.body_of(body).map_err(InvokeError::Fatal)? else {
             return Err(InvokeError::Fatal("an iterator without a body".into()));
         };
         let nregs = self.functions[fid.0 as usize].num_regs as usize;

@@ -9,6 +9,8 @@ mod runtime_async;
 mod objects;
 mod unwind;
 
+use std::rc::Rc;
+
 use crate::bytecode::{Function, Op, Reg};
 use crate::metadata::{MethodBody, MethodId};
 use crate::runtime::native::{ExceptionKind, NativeError};
@@ -62,7 +64,7 @@ impl Vm {
     /// Calls `method` with `args` (receiver first) and runs it to completion.
     pub fn invoke(&mut self, method: MethodId, args: &[Value]) -> Result<Value, InvokeError> {
         let base = self.free_register_base();
-        match self.meta.method(method).body {
+        match self.body_of(method).map_err(InvokeError::Fatal)? {
             MethodBody::Bytecode(fid) => {
                 let nregs = self.functions[fid.0 as usize].num_regs as usize;
                 self.thread.ensure_regs(base + nregs.max(args.len()));
@@ -115,13 +117,13 @@ impl Vm {
 
     /// Runs frames until the innermost `Entry` frame returns.
     fn execute(&mut self) -> Result<Value, InvokeError> {
-        let functions = self.functions.clone();
+        let mut functions = self.functions.clone();
         loop {
+            self.refresh_functions(&mut functions);
             let Some(&frame) = self.thread.frames.last() else {
                 return Err(InvokeError::Fatal("no frame to run".into()));
             };
-            let func = &functions[frame.func.0 as usize];
-            match self.run_frame(func, frame) {
+            match self.run_frame(&functions, frame) {
                 Ok(Flow::Continue) => {}
                 Ok(Flow::OutOfFuel) => self.refuel()?,
                 Ok(Flow::Park) => return Err(InvokeError::Fatal(CANNOT_BLOCK.into())),
@@ -134,13 +136,13 @@ impl Vm {
     /// Runs the current green thread until its bottom frame returns, it parks, or its fuel
     /// runs out (the scheduler's unit of work).
     pub fn run_slice(&mut self) -> SliceEnd {
-        let functions = self.functions.clone();
+        let mut functions = self.functions.clone();
         loop {
+            self.refresh_functions(&mut functions);
             let Some(&frame) = self.thread.frames.last() else {
                 return SliceEnd::Fatal("a thread without frames".into());
             };
-            let func = &functions[frame.func.0 as usize];
-            match self.run_frame(func, frame) {
+            match self.run_frame(&functions, frame) {
                 Ok(Flow::Continue) => {}
                 Ok(Flow::OutOfFuel) => {
                     return match self.refuel() {
@@ -158,6 +160,14 @@ impl Vm {
         }
     }
 
+    /// Takes a new snapshot of the function table if library bodies were compiled since.
+    #[inline]
+    fn refresh_functions(&self, functions: &mut Rc<Vec<Rc<Function>>>) {
+        if !Rc::ptr_eq(functions, &self.functions) {
+            *functions = self.functions.clone();
+        }
+    }
+
     /// A new slice of fuel, unless the run's step budget (`--max-steps`) is spent.
     fn refuel(&mut self) -> Result<(), InvokeError> {
         self.steps_taken += FUEL_PER_SLICE;
@@ -168,10 +178,16 @@ impl Vm {
         Ok(())
     }
 
-    /// Executes instructions of the top frame until it calls, returns or throws.
-    fn run_frame(&mut self, func: &Function, frame: Frame) -> Result<Flow, InvokeError> {
-        let code = &func.code[..];
-        let base = frame.base as usize;
+    /// Executes instructions of the top frame and of the frames it calls and returns to
+    /// (ordinary calls switch frames here, without leaving the loop), until something else
+    /// changes frames, the thread parks or runs out of fuel, or an exception is thrown.
+    fn run_frame(&mut self, functions: &[Rc<Function>], frame: Frame) -> Result<Flow, InvokeError> {
+        let Some(first) = functions.get(frame.func.0 as usize) else {
+            return Err(InvokeError::Fatal("a frame of an unknown function".into()));
+        };
+        let mut func: &Function = first;
+        let mut code = &func.code[..];
+        let mut base = frame.base as usize;
         let mut pc = frame.pc as usize;
         macro_rules! r {
             ($reg:expr) => {
@@ -200,6 +216,18 @@ impl Vm {
                 pc = target;
             }};
         }
+        // Continue in the frame now on top of the stack (after an inline call or return);
+        // a function compiled after this loop started is left to the caller's next round.
+        macro_rules! switch_to {
+            ($f:expr) => {{
+                let f: Frame = $f;
+                let Some(next) = functions.get(f.func.0 as usize) else { return Ok(Flow::Continue) };
+                func = next;
+                code = &func.code[..];
+                base = f.base as usize;
+                pc = f.pc as usize;
+            }};
+        }
         // Throw a C# exception from the current instruction (`pc` is already past it).
         macro_rules! throw {
             ($exc:expr) => {{
@@ -225,10 +253,46 @@ impl Vm {
                 }
             };
         }
+        // Reads two registers by reference (whole-value copies of a just-written register
+        // stall on store forwarding).
+        macro_rules! pair {
+            ($a:expr, $b:expr) => {
+                (&self.thread.regs[base + $a.0 as usize], &self.thread.regs[base + $b.0 as usize])
+            };
+        }
         macro_rules! cmp {
             ($a:expr, $b:expr, $pred:expr) => {{
-                let ord = arith!(arith::compare(r!($a), r!($b)).map(|o| o.map_or(false, $pred)).map(Value::Bool));
-                matches!(ord, Value::Bool(true))
+                let (x, y) = pair!($a, $b);
+                match arith::compare_fast(x, y) {
+                    Some(o) => o.map_or(false, $pred),
+                    None => {
+                        let (x, y) = (*x, *y);
+                        let ord = arith!(arith::compare(x, y).map(|o| o.map_or(false, $pred)).map(Value::Bool));
+                        matches!(ord, Value::Bool(true))
+                    }
+                }
+            }};
+        }
+        // A binary operation with a fast path for common operand pairs.
+        macro_rules! binary {
+            ($dst:expr, $a:expr, $b:expr, $fast:path, $slow:path) => {{
+                let (x, y) = pair!($a, $b);
+                r!($dst) = match $fast(x, y) {
+                    Some(v) => v,
+                    None => {
+                        let (x, y) = (*x, *y);
+                        arith!($slow(x, y))
+                    }
+                };
+            }};
+        }
+        macro_rules! equal {
+            ($a:expr, $b:expr) => {{
+                let (x, y) = pair!($a, $b);
+                match arith::equal_fast(x, y) {
+                    Some(e) => e,
+                    None => arith::equal(*x, *y),
+                }
             }};
         }
         loop {
@@ -237,13 +301,14 @@ impl Vm {
             };
             pc += 1;
             match op {
-                Op::Move { dst, src } => r!(dst) = r!(src),
+                Op::Move { dst, src } => Value::copy_within(&mut self.thread.regs, base + dst.0 as usize, base + src.0 as usize),
                 Op::LoadNull { dst } => r!(dst) = Value::Null,
                 Op::LoadBool { dst, value } => r!(dst) = Value::Bool(value),
                 Op::LoadI32 { dst, value } => r!(dst) = Value::I32(value),
-                Op::LoadConst { dst, index } => {
-                    r!(dst) = func.consts.get(index.0 as usize).copied().unwrap_or(Value::Null)
-                }
+                Op::LoadConst { dst, index } => match func.consts.get(index.0 as usize) {
+                    Some(v) => r!(dst) = *v,
+                    None => return Err(self.bad_operands(func, pc, "LoadConst")),
+                },
                 Op::LoadType { dst, ty } => r!(dst) = Value::Type(ty),
                 Op::ResolveType { dst, open, ctx } => {
                     let v = self.resolve_type(open, r!(ctx));
@@ -261,11 +326,11 @@ impl Vm {
                     r!(dst) = v;
                 }
 
-                Op::Add { dst, a, b } => r!(dst) = arith!(arith::add(r!(a), r!(b))),
-                Op::Sub { dst, a, b } => r!(dst) = arith!(arith::sub(r!(a), r!(b))),
-                Op::Mul { dst, a, b } => r!(dst) = arith!(arith::mul(r!(a), r!(b))),
+                Op::Add { dst, a, b } => binary!(dst, a, b, arith::add_fast, arith::add),
+                Op::Sub { dst, a, b } => binary!(dst, a, b, arith::sub_fast, arith::sub),
+                Op::Mul { dst, a, b } => binary!(dst, a, b, arith::mul_fast, arith::mul),
                 Op::Div { dst, a, b } => r!(dst) = arith!(arith::div(r!(a), r!(b))),
-                Op::Rem { dst, a, b } => r!(dst) = arith!(arith::rem(r!(a), r!(b))),
+                Op::Rem { dst, a, b } => binary!(dst, a, b, arith::rem_fast, arith::rem),
                 Op::AddChecked { dst, a, b } => r!(dst) = arith!(arith::add_checked(r!(a), r!(b))),
                 Op::SubChecked { dst, a, b } => r!(dst) = arith!(arith::sub_checked(r!(a), r!(b))),
                 Op::MulChecked { dst, a, b } => r!(dst) = arith!(arith::mul_checked(r!(a), r!(b))),
@@ -287,14 +352,19 @@ impl Vm {
                     _ => return Err(self.bad_operands(func, pc, "Not")),
                 },
 
-                Op::Eq { dst, a, b } => r!(dst) = Value::Bool(arith::equal(r!(a), r!(b))),
-                Op::Ne { dst, a, b } => r!(dst) = Value::Bool(!arith::equal(r!(a), r!(b))),
+                Op::Eq { dst, a, b } => r!(dst) = Value::Bool(equal!(a, b)),
+                Op::Ne { dst, a, b } => r!(dst) = Value::Bool(!equal!(a, b)),
                 Op::Lt { dst, a, b } => r!(dst) = Value::Bool(cmp!(a, b, |o| o.is_lt())),
                 Op::Le { dst, a, b } => r!(dst) = Value::Bool(cmp!(a, b, |o| o.is_le())),
                 Op::Gt { dst, a, b } => r!(dst) = Value::Bool(cmp!(a, b, |o| o.is_gt())),
                 Op::Ge { dst, a, b } => r!(dst) = Value::Bool(cmp!(a, b, |o| o.is_ge())),
 
-                Op::Convert { dst, src, to } => r!(dst) = arith!(arith::convert(r!(src), to, false)),
+                Op::Convert { dst, src, to } => {
+                    let d = base + dst.0 as usize;
+                    if !arith::convert_fast(&mut self.thread.regs, d, base + src.0 as usize, to) {
+                        r!(dst) = arith!(arith::convert(r!(src), to, false));
+                    }
+                }
                 Op::ConvertChecked { dst, src, to } => {
                     r!(dst) = arith!(arith::convert(r!(src), to, true))
                 }
@@ -321,11 +391,7 @@ impl Vm {
                     }
                 }
                 Op::JumpIfLt { a, b, target } => {
-                    let taken = match (r!(a), r!(b)) {
-                        (Value::I32(x), Value::I32(y)) => x < y,
-                        _ => cmp!(a, b, |o| o.is_lt()),
-                    };
-                    if taken {
+                    if cmp!(a, b, |o| o.is_lt()) {
                         jump!(target.0 as usize);
                     }
                 }
@@ -340,21 +406,17 @@ impl Vm {
                     }
                 }
                 Op::JumpIfGe { a, b, target } => {
-                    let taken = match (r!(a), r!(b)) {
-                        (Value::I32(x), Value::I32(y)) => x >= y,
-                        _ => cmp!(a, b, |o| o.is_ge()),
-                    };
-                    if taken {
+                    if cmp!(a, b, |o| o.is_ge()) {
                         jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfEq { a, b, target } => {
-                    if arith::equal(r!(a), r!(b)) {
+                    if equal!(a, b) {
                         jump!(target.0 as usize);
                     }
                 }
                 Op::JumpIfNe { a, b, target } => {
-                    if !arith::equal(r!(a), r!(b)) {
+                    if !equal!(a, b) {
                         jump!(target.0 as usize);
                     }
                 }
@@ -388,10 +450,11 @@ impl Vm {
                     r!(dst) = v;
                     self.maybe_collect();
                 }
-                Op::LoadField { dst, obj, slot } => match self.load_field(r!(obj), slot) {
-                    Some(v) => r!(dst) = v,
-                    None => throw_kind!(ExceptionKind::NullReference),
-                },
+                Op::LoadField { dst, obj, slot } => {
+                    if !self.load_field_into(base + obj.0 as usize, slot, base + dst.0 as usize) {
+                        throw_kind!(ExceptionKind::NullReference);
+                    }
+                }
                 Op::StoreField { obj, slot, src } => {
                     let v = r!(src);
                     if !self.store_field(r!(obj), slot, v) {
@@ -583,8 +646,7 @@ impl Vm {
                     }
                 }
                 Op::Concat { dst, first, count } => {
-                    let parts: Vec<Value> = (0..count).map(|i| r!(Reg(first.0 + i))).collect();
-                    let v = self.concat(&parts);
+                    let v = self.concat_regs(base + first.0 as usize, count as usize);
                     r!(dst) = v;
                     self.maybe_collect();
                 }
@@ -604,7 +666,10 @@ impl Vm {
 
                 Op::Call { method, base: b, dst } => {
                     save_pc!();
-                    return self.call(method, base + b.0 as usize, dst, pc as u32 - 1);
+                    match self.enter_bytecode(method, base + b.0 as usize, dst) {
+                        Some(callee) => switch_to!(callee),
+                        None => return self.call(method, base + b.0 as usize, dst, pc as u32 - 1),
+                    }
                 }
                 Op::CallVirt { method, base: b, dst } => {
                     let receiver = r!(b);
@@ -618,7 +683,10 @@ impl Vm {
                         )));
                     };
                     save_pc!();
-                    return self.call(target, base + b.0 as usize, dst, pc as u32 - 1);
+                    match self.enter_bytecode(target, base + b.0 as usize, dst) {
+                        Some(callee) => switch_to!(callee),
+                        None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
+                    }
                 }
                 Op::CallNative { native, base: b, dst, .. } if calls::is_frame_switching(native) => {
                     save_pc!();
@@ -639,13 +707,26 @@ impl Vm {
                 }
                 Op::CallDelegate { base: b, dst } => {
                     save_pc!();
-                    return self.call_delegate(base + b.0 as usize, dst, pc as u32 - 1);
+                    let site = self.delegate_call_site(base + b.0 as usize);
+                    match site.and_then(|(m, at)| self.enter_bytecode(m, at, dst)) {
+                        Some(callee) => switch_to!(callee),
+                        None => match site {
+                            Some((m, at)) => return self.call(m, at, dst, pc as u32 - 1),
+                            None => return self.call_delegate(base + b.0 as usize, dst, pc as u32 - 1),
+                        },
+                    }
                 }
-                Op::Return { src } => {
-                    let v = r!(src);
-                    return self.return_from_frame(v);
-                }
-                Op::ReturnVoid => return self.return_from_frame(Value::Null),
+                Op::Return { src } => match self.return_to_caller(Some(base + src.0 as usize)) {
+                    Some(caller) => switch_to!(caller),
+                    None => {
+                        let v = r!(src);
+                        return self.return_from_frame(v);
+                    }
+                },
+                Op::ReturnVoid => match self.return_to_caller(None) {
+                    Some(caller) => switch_to!(caller),
+                    None => return self.return_from_frame(Value::Null),
+                },
 
                 Op::NewDelegate { dst, ty, method } => {
                     if self.stats.enabled() && func.preemptible {

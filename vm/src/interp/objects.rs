@@ -19,6 +19,17 @@ impl Vm {
         }
     }
 
+    /// Register `dst` <- field `slot` of the object in register `obj` (absolute indexes);
+    /// `false` for a null (or non-object) receiver.
+    #[inline]
+    pub(super) fn load_field_into(&mut self, obj: usize, slot: u16, dst: usize) -> bool {
+        let Some(r) = self.thread.regs[obj].gc_ref() else { return false };
+        let Some(Obj::Instance(i)) = self.heap.get(r) else { return false };
+        let Some(v) = i.fields.get(slot as usize) else { return false };
+        self.thread.regs[dst] = v.copy_by_variant();
+        true
+    }
+
     #[inline]
     pub(super) fn store_field(&mut self, obj: Value, slot: u16, v: Value) -> bool {
         let Some(r) = obj.gc_ref() else { return false };
@@ -154,8 +165,12 @@ impl Vm {
     }
 
     /// Concatenates string values (`null` counts as empty).
-    pub(super) fn concat(&mut self, parts: &[Value]) -> Value {
-        let mut out: Vec<u16> = Vec::new();
+    /// The concatenation of the strings in absolute registers `first..first + count`,
+    /// built in one exact-size buffer.
+    pub(super) fn concat_regs(&mut self, first: usize, count: usize) -> Value {
+        let parts = &self.thread.regs[first..first + count];
+        let len: usize = parts.iter().map(|&p| self.str_units(p).map_or(0, <[u16]>::len)).sum();
+        let mut out: Vec<u16> = Vec::with_capacity(len);
         for &p in parts {
             if let Some(s) = self.str_units(p) {
                 out.extend_from_slice(s);
@@ -166,6 +181,11 @@ impl Vm {
 
     /// `value.ToString(format)` for values the VM formats itself.
     pub(super) fn format_value(&mut self, v: Value, format: Option<Value>) -> Result<Value, NativeError> {
+        if format.is_none() && self.current_number_format().negative_sign == "-" {
+            if let Some(i) = plain_integer(v) {
+                return Ok(self.alloc_utf16(decimal_units(i)));
+            }
+        }
         let fmt = match format {
             Some(f) => self.string_of(f),
             None => None,
@@ -283,15 +303,35 @@ impl Vm {
 
     /// `open` with its type parameters taken from the run-time generic context `ctx`.
     pub(super) fn resolve_type(&mut self, open: TypeId, ctx: Value) -> Value {
-        match ctx {
-            Value::Type(c) => Value::Type(self.meta.types.subst_ctx(open, c)),
-            _ => Value::Type(open),
+        let Value::Type(c) = ctx else { return Value::Type(open) };
+        let cached = self.type_states.get(c.0 as usize).and_then(|s| s.resolved.iter().find(|e| e.0 == open));
+        if let Some(&(_, t)) = cached {
+            return Value::Type(t);
         }
+        let t = self.meta.types.subst_ctx(open, c);
+        self.type_state(c).resolved.push((open, t));
+        Value::Type(t)
     }
 
-    /// The generic context of an instance method of generic type `def` running on `this`.
+    /// The generic context of an instance method of generic type `def` running on `this`
+    /// (remembered per receiver type when there are no method type arguments).
     pub(super) fn context_from_this(&mut self, this: Value, def: TypeDefId, method_ctx: Value) -> Value {
         let Some(rt) = self.type_of(this) else { return method_ctx };
+        if matches!(method_ctx, Value::Type(_)) {
+            return self.compute_context_from_this(rt, def, method_ctx);
+        }
+        let cached = self.type_states.get(rt.0 as usize).and_then(|s| s.this_contexts.iter().find(|e| e.0 == def));
+        if let Some(&(_, c)) = cached {
+            return Value::Type(c);
+        }
+        let v = self.compute_context_from_this(rt, def, method_ctx);
+        if let Value::Type(c) = v {
+            self.type_state(rt).this_contexts.push((def, c));
+        }
+        v
+    }
+
+    fn compute_context_from_this(&mut self, rt: TypeId, def: TypeDefId, method_ctx: Value) -> Value {
         let supers = self.supertypes_of(rt);
         let class_args: Box<[TypeId]> = supers
             .iter()
@@ -318,6 +358,42 @@ impl Vm {
             .collect();
         Value::Type(self.meta.types.intern(TypeKind::Context { type_args, method_args }))
     }
+}
+
+/// An integer that `ToString()` prints as plain decimal digits in every culture the VM
+/// has (the invariant culture's negative sign is `-`).
+fn plain_integer(v: Value) -> Option<i128> {
+    Some(match v {
+        Value::I32(x) => x as i128,
+        Value::I64(x) => x as i128,
+        Value::U32(x) => x as i128,
+        Value::U64(x) => x as i128,
+        Value::I16(x) => x as i128,
+        Value::U16(x) => x as i128,
+        Value::I8(x) => x as i128,
+        Value::U8(x) => x as i128,
+        _ => return None,
+    })
+}
+
+/// The decimal digits of `i` as UTF-16, with a leading `-` if negative.
+fn decimal_units(i: i128) -> Vec<u16> {
+    let mut digits = [0u16; 40];
+    let mut at = digits.len();
+    let mut n = i.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' as u16 + (n % 10) as u16;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        at -= 1;
+        digits[at] = b'-' as u16;
+    }
+    digits[at..].to_vec()
 }
 
 /// An integer as a value of numeric kind `k` (enum unboxing).

@@ -59,7 +59,7 @@ pub const RESUME_NESTED: i32 = 6;
 impl Vm {
     /// `StartAsync` / `CallAsync`: pushes the body's frame like a call.
     pub(super) fn push_async_frame(&mut self, method: MethodId, base: usize, dst: Reg, kind: FrameKind) -> Result<Flow, InvokeError> {
-        let MethodBody::Bytecode(fid) = self.meta.method(method).body else {
+        let Ok(MethodBody::Bytecode(fid)) = self.body_of(method) else {
             return Err(InvokeError::Fatal(format!("async body {} has no code", self.meta.method(method).name)));
         };
         if self.thread.frames.len() >= crate::runtime::thread::MAX_FRAMES {
@@ -435,7 +435,7 @@ impl Vm {
             return false;
         }
         let Some(method) = self.on_values_changed else { return false };
-        let MethodBody::Bytecode(fid) = self.meta.method(method).body else { return false };
+        let Ok(MethodBody::Bytecode(fid)) = self.body_of(method) else { return false };
         let base = self.free_register_base();
         let nregs = self.functions[fid.0 as usize].num_regs as usize;
         self.thread.ensure_regs(base + nregs.max(2) + 1);

@@ -8,15 +8,16 @@ use super::numerics::Decimal;
 use super::object::Obj;
 use super::value::Value;
 use super::{ExceptionLayout, Sinks, Vm, VmOptions};
-use crate::bytecode::PoolEntry;
+use crate::bytecode::{Function, PoolEntry};
 use crate::compiler::Program;
-use crate::metadata::{Constant, TypeKind};
+use crate::metadata::{Constant, MethodBody, MethodId, TypeKind};
 
 impl Vm {
     /// Loads `program`. Fails only if the standard library is missing something the
     /// runtime depends on.
     pub fn load(program: Program, sinks: Sinks, options: VmOptions) -> Result<Vm, String> {
         let mut vm = Vm::new(program.meta, program.functions, sinks, options);
+        vm.library = program.library;
         vm.exception_layout = vm.find_exception_layout()?;
         let slot = |vm: &Vm, ty: &str, field: &str| {
             vm.meta.find_type_def("System.Threading", ty).and_then(|d| vm.meta.instance_field_slot(d, field)).map(|s| s as u16)
@@ -39,14 +40,50 @@ impl Vm {
             return Err("functions are shared before loading".into());
         };
         for f in list.iter_mut() {
-            let mut consts = Vec::with_capacity(f.pool.len());
-            for entry in &f.pool {
-                consts.push(self.pool_value(entry)?);
-            }
-            f.consts = consts;
+            let Some(f) = Rc::get_mut(f) else {
+                return Err("functions are shared before loading".into());
+            };
+            self.load_function(f)?;
         }
         self.functions = functions;
         Ok(())
+    }
+
+    /// Turns a function's constant pool into values.
+    fn load_function(&mut self, f: &mut Function) -> Result<(), String> {
+        let mut consts = Vec::with_capacity(f.pool.len());
+        for entry in &f.pool {
+            consts.push(self.pool_value(entry)?);
+        }
+        f.consts = consts;
+        Ok(())
+    }
+
+    /// Compiles `m` now if it is a standard-library method whose body has not been
+    /// compiled yet (or the code body of one), and loads the new functions.
+    pub fn compile_lazily(&mut self, m: MethodId) -> Result<(), String> {
+        if self.meta.method(m).body != MethodBody::None {
+            return Ok(());
+        }
+        let Some(library) = self.library.as_mut() else { return Ok(()) };
+        let first = self.functions.len() as u32;
+        let compiled = library.compile(&mut self.meta, m, first)?;
+        if compiled.is_empty() {
+            return Ok(());
+        }
+        let mut loaded = Vec::with_capacity(compiled.len());
+        for mut f in compiled {
+            self.load_function(&mut f)?;
+            loaded.push(Rc::new(f));
+        }
+        Rc::make_mut(&mut self.functions).extend(loaded);
+        Ok(())
+    }
+
+    /// `m`'s body, compiling it first if it is a library method not compiled yet.
+    pub fn body_of(&mut self, m: MethodId) -> Result<MethodBody, String> {
+        self.compile_lazily(m)?;
+        Ok(self.meta.method(m).body)
     }
 
     fn pool_value(&mut self, entry: &PoolEntry) -> Result<Value, String> {

@@ -54,7 +54,11 @@ pub struct ExceptionLayout {
 
 pub struct Vm {
     pub meta: Metadata,
-    pub functions: Rc<Vec<Function>>,
+    /// Every compiled function, by `FunctionId`. Library bodies compiled during the run
+    /// are appended (the dispatch loop holds a clone while it runs; see `compile_lazily`).
+    pub functions: Rc<Vec<Rc<Function>>>,
+    /// The compiler of the library bodies not compiled yet.
+    pub library: Option<crate::compiler::lazy::LazyLibrary>,
     pub heap: Heap,
     pub type_states: Vec<TypeState>,
     pub thread: ThreadState,
@@ -95,7 +99,8 @@ impl Vm {
     pub fn new(meta: Metadata, functions: Vec<Function>, sinks: Sinks, options: VmOptions) -> Vm {
         Vm {
             meta,
-            functions: Rc::new(functions),
+            functions: Rc::new(functions.into_iter().map(Rc::new).collect()),
+            library: None,
             heap: Heap::new(),
             type_states: Vec::new(),
             thread: ThreadState::default(),

@@ -58,6 +58,11 @@ pub struct TypeState {
     /// `--stats`: the allocation row and modeled size of an instance (`None` inside: not
     /// modeled).
     pub modeled: Option<Option<(super::stats::KindId, u32)>>,
+    /// For a receiver of this type: the generic context of each generic definition whose
+    /// instance methods ran on it (`ContextFromThis` without method type arguments).
+    pub this_contexts: Vec<(crate::metadata::TypeDefId, TypeId)>,
+    /// For a generic context: open types already resolved in it (`ResolveType`).
+    pub resolved: Vec<(TypeId, TypeId)>,
 }
 
 impl Vm {

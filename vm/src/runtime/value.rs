@@ -44,6 +44,27 @@ impl Default for Value {
 }
 
 impl Value {
+    /// A copy made variant by variant. A register just written holds its tag and payload
+    /// from two separate stores; copying it as one 16-byte block would wait for both to
+    /// retire (a store-forwarding stall), field-sized reads do not.
+    #[inline(always)]
+    pub fn copy_within(regs: &mut [Value], dst: usize, src: usize) {
+        let v = &regs[src];
+        regs[dst] = v.copy_by_variant();
+    }
+
+    /// `*self`, read variant by variant (see [`Value::copy_within`]).
+    #[inline(always)]
+    pub fn copy_by_variant(&self) -> Value {
+        match *self {
+            Value::I32(x) => Value::I32(x),
+            Value::I64(x) => Value::I64(x),
+            Value::F64(x) => Value::F64(x),
+            Value::Ref(r) => Value::Ref(r),
+            other => other,
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }

@@ -547,10 +547,19 @@ impl<'c> MethodBinder<'c> {
 impl Compiler {
     /// Binds and emits every method body.
     pub fn compile_bodies(&mut self) {
+        self.compile_bodies_of(|_, _| true);
+    }
+
+    /// Binds and emits the bodies of the methods `wanted` selects. All of them are bound
+    /// before any is emitted: a program with errors gets no code.
+    pub fn compile_bodies_of(&mut self, wanted: impl Fn(&Compiler, MethodId) -> bool) {
         let count = self.meta.methods.len();
         let mut bodies = Vec::new();
         for i in 0..count {
             let m = MethodId(i as u32);
+            if !wanted(self, m) {
+                continue;
+            }
             let source = self.method_src[i].clone();
             let Some(scope) = source_scope(self, &source, m) else { continue };
             let mut b = MethodBinder::new(self, m, scope);
@@ -566,6 +575,11 @@ impl Compiler {
         for (m, body, locals, nested) in bodies {
             self.emit_method(m, body, locals, nested);
         }
+    }
+
+    /// Whether `m` has a body in the source (code to bind and emit).
+    pub fn has_source_body(&self, m: MethodId) -> bool {
+        source_scope(self, &self.method_src[m.index()], m).is_some()
     }
 }
 

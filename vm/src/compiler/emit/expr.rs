@@ -594,13 +594,26 @@ impl FnBuilder<'_> {
 
     // ---- operators ---------------------------------------------------------------------------
 
+    /// The register a null test looks at: the value unboxed, a local read in place (a
+    /// struct is never null, so it needs no copy).
+    fn emit_null_tested(&mut self, e: &BExpr) -> Reg {
+        let value = unboxed(e);
+        match &value.kind {
+            BKind::Local(l) => self.read_local(*l),
+            _ => self.emit_value(value),
+        }
+    }
+
     fn emit_binary(&mut self, op: BBinOp, left: &BExpr, right: &BExpr, dst: Reg) {
-        if let (BBinOp::Add { checked: false }, BKind::Const(ConstVal::Int(k))) = (op, &right.kind) {
-            if left.ty == self.c.meta.well_known.int32 && (i16::MIN as i64..=i16::MAX as i64).contains(k) {
-                let a = self.emit_value(left);
-                self.emit(Op::AddI32Imm { dst, src: a, imm: *k as i16 });
-                return;
-            }
+        let addend = match (op, &right.kind) {
+            (BBinOp::Add { checked: false }, BKind::Const(ConstVal::Int(k))) => Some(*k),
+            (BBinOp::Sub { checked: false }, BKind::Const(ConstVal::Int(k))) => k.checked_neg(),
+            _ => None,
+        };
+        if let Some(k) = addend.filter(|k| left.ty == self.c.meta.well_known.int32 && (i16::MIN as i64..=i16::MAX as i64).contains(k)) {
+            let a = self.emit_value(left);
+            self.emit(Op::AddI32Imm { dst, src: a, imm: k as i16 });
+            return;
         }
         let a = self.emit_value(left);
         let a = self.stable(a, right);
@@ -665,7 +678,7 @@ impl FnBuilder<'_> {
             BKind::Binary { op, left, right } if op.is_comparison() && self.fusable(left) => {
                 let is_null_right = matches!(right.kind, BKind::Const(ConstVal::Null));
                 if is_null_right && matches!(op, BBinOp::Eq | BBinOp::Ne) {
-                    let a = self.emit_value(left);
+                    let a = self.emit_null_tested(left);
                     let null_jump = (*op == BBinOp::Eq) == jump_if;
                     let op = if null_jump { Op::JumpIfNull { src: a, target: Target(0) } } else { Op::JumpIfNotNull { src: a, target: Target(0) } };
                     self.emit_jump(op, l);
@@ -1141,5 +1154,15 @@ fn visit(e: &BExpr, f: &mut dyn FnMut(&BExpr)) {
             go(access);
         }
         _ => {}
+    }
+}
+
+/// The value a boxing conversion boxes, or `e` itself. Boxing turns null (a null reference
+/// or an empty `Nullable<T>`) into null and anything else into an object, so a null test
+/// can look at the value unboxed, without allocating the box (`key == null` on a `T`).
+fn unboxed(e: &BExpr) -> &BExpr {
+    match &e.kind {
+        BKind::Conv { kind: ConvKind::Box { .. }, operand } => operand,
+        _ => e,
     }
 }

@@ -9,6 +9,7 @@ mod awaits;
 pub mod classic;
 mod closures;
 mod expr;
+mod peephole;
 pub mod report;
 mod stmt;
 
@@ -252,7 +253,7 @@ impl Compiler {
     }
 
     fn install_function(&mut self, m: MethodId, f: Function) {
-        let id = FunctionId(self.functions.len() as u32);
+        let id = FunctionId(self.function_base + self.functions.len() as u32);
         self.functions.push(f);
         self.meta.methods[m.index()].body = MethodBody::Bytecode(id);
     }
@@ -292,9 +293,11 @@ impl<'a> FnBuilder<'a> {
         }
         b.emit_prologue(&[]);
         b.emit_move_next_body(&body.body);
-        let sites = b.classic.as_ref().map(|c| c.sites.clone()).unwrap_or_default();
+        let mut sites = b.classic.as_ref().map(|c| c.sites.clone()).unwrap_or_default();
         let notes = b.take_notes();
-        (b.finish(), sites, notes)
+        let (f, positions) = b.finish();
+        sites.body_start = positions.map(sites.body_start);
+        (f, sites, notes.map(|n| n.moved(&positions)))
     }
 
     fn build(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> Function {
@@ -316,7 +319,8 @@ impl<'a> FnBuilder<'a> {
             b.emit_implicit_return();
         }
         let notes = b.take_notes();
-        (b.finish(), notes)
+        let (f, positions) = b.finish();
+        (f, notes.map(|n| n.moved(&positions)))
     }
 
     fn new(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> FnBuilder<'a> {
@@ -390,8 +394,11 @@ impl<'a> FnBuilder<'a> {
             let r = match self.ctx_reg {
                 Some(r) => r,
                 None => {
+                    // No method type arguments come in: the context starts from none
+                    // (the register would otherwise hold whatever an earlier frame left).
                     let r = self.alloc_reg();
                     self.ctx_reg = Some(r);
+                    self.emit(Op::LoadNull { dst: r });
                     r
                 }
             };
@@ -520,7 +527,9 @@ impl<'a> FnBuilder<'a> {
         }
     }
 
-    fn finish(mut self) -> Function {
+    /// Resolves labels and tables, runs the peephole pass and builds the function; also
+    /// returns where the pass moved each instruction.
+    fn finish(mut self) -> (Function, peephole::Positions) {
         for (pc, l) in std::mem::take(&mut self.fixups) {
             let target = self.labels.get(&l).copied().unwrap_or(self.code.len() as u32);
             if let Some(t) = self.code[pc].jump_target_mut() {
@@ -543,7 +552,7 @@ impl<'a> FnBuilder<'a> {
             let this = self.this_reg.unwrap_or(Reg(0));
             self.code[pc] = Op::ContextFromThis { dst: r, this, def: owner };
         }
-        let resolved_tables: Vec<JumpTable> = self
+        let mut resolved_tables: Vec<JumpTable> = self
             .tables
             .iter()
             .map(|t| JumpTable { low: t.low, targets: t.targets.iter().map(|l| Target(self.labels.get(&LabelId(l.0)).copied().unwrap_or(0))).collect() })
@@ -551,21 +560,24 @@ impl<'a> FnBuilder<'a> {
         let md = self.c.meta.method(self.method);
         let owner = self.c.meta.def_full_name(md.owner);
         let preemptible = !self.c.meta.type_def(md.owner).flags.has(crate::metadata::Flags::LIBRARY);
-        Function {
+        let num_regs = self.max_reg.max(self.num_args).max(1);
+        let positions = peephole::optimize(peephole::Code { code: &mut self.code, handlers: &mut self.handlers, tables: &mut resolved_tables, spans: &mut self.spans, num_regs });
+        let f = Function {
             method: self.method,
             name: format!("{owner}.{}", md.name),
             preemptible,
             code: self.code,
             consts: Vec::new(),
             pool: self.pool,
-            num_regs: self.max_reg.max(self.num_args).max(1),
+            num_regs,
             num_args: self.num_args,
             handlers: self.handlers,
             tables: resolved_tables,
             spills: Vec::new(),
             spans: self.spans,
             file: md.file,
-        }
+        };
+        (f, positions)
     }
 
     /// Whether a type is a struct stored on the heap (copied on assignment).

@@ -177,6 +177,14 @@ pub struct EmitNotes {
 }
 
 impl EmitNotes {
+    /// The notes with their instruction positions moved where the peephole pass put them.
+    pub(super) fn moved(mut self, positions: &super::peephole::Positions) -> EmitNotes {
+        for (pc, ..) in &mut self.values {
+            *pc = positions.map(*pc as usize) as u32;
+        }
+        self
+    }
+
     /// The facts, with expressions named by their position in `emitted`, the tree the
     /// code was emitted from.
     fn resolve(self, emitted: &BStmt) -> CodeFacts {

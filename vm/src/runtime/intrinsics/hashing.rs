@@ -15,6 +15,7 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "HashTable.IsNativeKey", func: is_native_key },
     NativeEntry { name: "HashTable.FindNative", func: find_native },
     NativeEntry { name: "HashTable.AddNative", func: add_native },
+    NativeEntry { name: "HashTable.SetNative", func: set_native },
     NativeEntry { name: "HashTable.FirstWithHash", func: first_with_hash },
     NativeEntry { name: "HashTable.NextWithHash", func: next_with_hash },
     NativeEntry { name: "HashTable.AddHashed", func: add_hashed },
@@ -98,6 +99,21 @@ fn add_native(vm: &mut Vm, args: &[Value]) -> R {
     let h = vm.value_hash(key);
     let i = table_mut(vm, arg(args, 0))?.insert_new(h, key, value);
     Ok(Value::I32(i as i32))
+}
+
+/// `dictionary[key] = value` for a natively hashed key: overwrites or adds.
+fn set_native(vm: &mut Vm, args: &[Value]) -> R {
+    let (key, value) = (arg(args, 1), arg(args, 2));
+    let h = vm.value_hash(key);
+    let found = table(vm, arg(args, 0))?.find(h, |k| vm.values_equal(k, key));
+    let t = table_mut(vm, arg(args, 0))?;
+    match found {
+        Some(i) => t.set_value_at(i, value),
+        None => {
+            t.insert_new(h, key, value);
+        }
+    }
+    Ok(Value::Null)
 }
 
 fn first_with_hash(vm: &mut Vm, args: &[Value]) -> R {
