@@ -380,13 +380,19 @@ fn plain_integer(v: Value) -> Option<i128> {
 fn decimal_units(i: i128) -> Vec<u16> {
     let mut digits = [0u16; 40];
     let mut at = digits.len();
-    let mut n = i.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' as u16 + (n % 10) as u16;
-        n /= 10;
-        if n == 0 {
-            break;
+    let magnitude = i.unsigned_abs();
+    // 64-bit division is several times cheaper than 128-bit; every C# integer but the
+    // extremes of `ulong`/`long` fits.
+    match u64::try_from(magnitude) {
+        Ok(n) => push_digits(n, &mut digits, &mut at),
+        Err(_) => {
+            let mut n = magnitude;
+            while n > u128::from(u64::MAX) {
+                at -= 1;
+                digits[at] = b'0' as u16 + (n % 10) as u16;
+                n /= 10;
+            }
+            push_digits(n as u64, &mut digits, &mut at);
         }
     }
     if i < 0 {
@@ -394,6 +400,18 @@ fn decimal_units(i: i128) -> Vec<u16> {
         digits[at] = b'-' as u16;
     }
     digits[at..].to_vec()
+}
+
+/// Writes the decimal digits of `n` right to left, ending just before `digits[*at]`.
+fn push_digits(mut n: u64, digits: &mut [u16], at: &mut usize) {
+    loop {
+        *at -= 1;
+        digits[*at] = b'0' as u16 + (n % 10) as u16;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
 }
 
 /// An integer as a value of numeric kind `k` (enum unboxing).
@@ -452,6 +470,22 @@ impl Vm {
                 }
                 None => false,
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal_units;
+
+    fn text(i: i128) -> String {
+        String::from_utf16_lossy(&decimal_units(i))
+    }
+
+    #[test]
+    fn decimal_units_print_every_integer_range() {
+        for i in [0, 7, -1, 10, 1_000_000, i128::from(i64::MIN), i128::from(i64::MAX), i128::from(u64::MAX), i128::from(u64::MAX) + 1, 100_000_000_000_000_000_000] {
+            assert_eq!(text(i), i.to_string());
         }
     }
 }
