@@ -59,6 +59,10 @@ pub struct CompileOptions {
     /// Compile every standard-library body before running (for listings and checks);
     /// by default library bodies are compiled on first call (see [`lazy`]).
     pub eager_library: bool,
+    /// The top-level statements are a REPL session's inputs: a later local declaration of
+    /// a name shadows the earlier one instead of being CS0128, as each submission of C#
+    /// interactive is its own scope.
+    pub interactive: bool,
 }
 
 impl Compiler {

@@ -7,7 +7,7 @@
 use super::errors::{render_relative, Segment};
 use crate::compiler::diagnostics::Diag;
 use crate::metadata::SourceFile;
-use super::submission::{is_expression, split, Piece, Submission};
+use super::submission::{is_expression, split, trailing_expression, Piece, Submission};
 use crate::compiler::{self, CompileOptions, Lowering, Program};
 use crate::driver::Capture;
 use crate::runtime::entry::{DEADLOCK_EXIT_CODE, UNHANDLED_EXCEPTION_EXIT_CODE};
@@ -70,17 +70,26 @@ impl Session {
     /// join the session if they compile and run.
     pub fn submit(&mut self, text: &str) -> Reply {
         if is_expression(text) {
-            let shown = Submission {
-                statements: vec![Piece { text: format!("System.Runtime.CompilerServices.InteractiveDisplay.Print({text});"), first_line: 1 }],
-                ..Submission::default()
-            };
-            if let Ok(program) = self.compile(&shown) {
-                return self.run_and_keep(shown, program);
-            }
-            let statement = Submission { statements: vec![Piece { text: format!("{text};"), first_line: 1 }], ..Submission::default() };
-            return self.compile_run_and_keep(statement);
+            return self.submit_with_value(Submission::default(), Piece { text: text.to_string(), first_line: 1 });
+        }
+        if let Some((statements, expression)) = trailing_expression(text) {
+            return self.submit_with_value(split(&statements), expression);
         }
         self.compile_run_and_keep(split(text))
+    }
+
+    /// Runs `statements` and then shows the value of `expression`; an expression with no
+    /// value (a `void` call) runs as a statement.
+    fn submit_with_value(&mut self, statements: Submission, expression: Piece) -> Reply {
+        let mut shown = statements.clone();
+        let display = format!("System.Runtime.CompilerServices.InteractiveDisplay.Print({});", expression.text);
+        shown.statements.push(Piece { text: display, first_line: expression.first_line });
+        if let Ok(program) = self.compile(&shown) {
+            return self.run_and_keep(shown, program);
+        }
+        let mut plain = statements;
+        plain.statements.push(Piece { text: format!("{};", expression.text), first_line: expression.first_line });
+        self.compile_run_and_keep(plain)
     }
 
     /// The allocation report of the session's program so far (`#stats`).
@@ -160,7 +169,7 @@ impl Session {
     }
 
     fn compile_options(&self) -> CompileOptions {
-        CompileOptions { lowering: self.lowering, ..CompileOptions::default() }
+        CompileOptions { lowering: self.lowering, interactive: true, ..CompileOptions::default() }
     }
 
     /// The program: the prelude's and every input's `using`s, every input's statements in

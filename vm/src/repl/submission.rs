@@ -23,9 +23,9 @@ pub struct Submission {
 }
 
 /// Whether `text` needs more lines: the parser ran into the end of the input (an open
-/// brace, string or comment, a statement cut short) and it is not a bare expression.
+/// brace, string or comment, a statement cut short) and it does not end in an expression.
 pub fn is_incomplete(text: &str) -> bool {
-    grammar::parse(text).incomplete && !is_expression(text)
+    grammar::parse(text).incomplete && !is_expression(text) && trailing_expression(text).is_none()
 }
 
 /// `1 + 2`, `list`, `await F()`: an expression with no `;`, whose value the REPL shows.
@@ -36,6 +36,29 @@ pub fn is_expression(text: &str) -> bool {
     }
     let (expr, diagnostics) = grammar::parse_expression(text);
     expr.is_some() && diagnostics.is_empty()
+}
+
+/// How many `;`/`}` boundaries, from the end, are tried as the start of a trailing
+/// expression.
+const TRAILING_EXPRESSION_TRIES: usize = 32;
+
+/// `var xs = F(); xs.Count`: statements, then an expression without `;` whose value is
+/// shown, as C# interactive shows a submission's trailing expression. Returns the
+/// statements' text and the expression.
+pub fn trailing_expression(text: &str) -> Option<(String, Piece)> {
+    if text.trim_end().ends_with(';') || is_expression(text) {
+        return None;
+    }
+    let boundaries = text.char_indices().filter(|&(_, c)| c == ';' || c == '}').map(|(i, _)| i + 1);
+    let boundaries: Vec<usize> = boundaries.collect();
+    for &at in boundaries.iter().rev().take(TRAILING_EXPRESSION_TRIES) {
+        let (head, tail) = text.split_at(at);
+        if is_expression(tail) && grammar::parse(head).diagnostics.is_empty() {
+            let expression_start = at + (tail.len() - tail.trim_start().len());
+            return Some((head.to_string(), piece_at(text, expression_start, text.trim_end().len())));
+        }
+    }
+    None
 }
 
 /// Splits a complete input into its `using`s, statements and declarations (in the order
@@ -66,10 +89,25 @@ pub fn split(text: &str) -> Submission {
 
 /// The text of `span`, with the line it starts on.
 fn piece(text: &str, span: Span) -> Piece {
-    let start = (span.start as usize).min(text.len());
-    let end = (span.end as usize).clamp(start, text.len());
+    piece_at(text, span.start as usize, span.end as usize)
+}
+
+/// The text from byte `start` to `end`, indented by the column it starts at, so the
+/// compiler's columns are the input's; with the line it starts on.
+fn piece_at(text: &str, start: usize, end: usize) -> Piece {
+    let start = floor_char_boundary(text, start.min(text.len()));
+    let end = floor_char_boundary(text, end.clamp(start, text.len()));
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let indent = " ".repeat(text[line_start..start].chars().count());
     let first_line = text[..start].matches('\n').count() as u32 + 1;
-    Piece { text: text[start..end].to_string(), first_line }
+    Piece { text: indent + &text[start..end], first_line }
+}
+
+fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 #[cfg(test)]
@@ -91,6 +129,19 @@ mod tests {
         assert!(is_incomplete("for (int i = 0; i < 3; i++)"));
         assert!(is_incomplete("var s = \"abc"));
         assert!(!is_incomplete("int Twice(int x) => x * 2;"));
+        assert!(!is_incomplete("var n = 3; n"));
+    }
+
+    #[test]
+    fn a_trailing_expression_is_split_from_the_statements_before_it() {
+        let (head, expr) = trailing_expression("var xs = new List<int> { 1 };\nxs.Count").expect("a trailing expression");
+        assert_eq!(head, "var xs = new List<int> { 1 };");
+        assert_eq!(expr, Piece { text: "xs.Count".into(), first_line: 2 });
+        let (_, same_line) = trailing_expression("var n = 3; n").expect("a trailing expression");
+        assert_eq!(same_line, Piece { text: "           n".into(), first_line: 1 });
+        assert_eq!(trailing_expression("var x = 1;"), None);
+        assert_eq!(trailing_expression("1 + 2"), None);
+        assert_eq!(trailing_expression("var x = 1; x +"), None);
     }
 
     #[test]
@@ -99,5 +150,7 @@ mod tests {
         assert_eq!(s.usings.len(), 1);
         assert_eq!(s.types, vec![Piece { text: "class P { }".into(), first_line: 3 }]);
         assert_eq!(s.statements.iter().map(|p| p.first_line).collect::<Vec<_>>(), vec![2, 4]);
+        let same_line = split("var a = 1; Console.WriteLine(a);");
+        assert_eq!(same_line.statements[1].text, "           Console.WriteLine(a);");
     }
 }

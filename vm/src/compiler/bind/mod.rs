@@ -81,6 +81,9 @@ pub struct MethodBinder<'c> {
     pending_gotos: Vec<(String, LabelId, Span)>,
     /// Enclosing `switch` statements (for `goto case`).
     pub switch_stack: Vec<pattern::SwitchCtx>,
+    /// The scope depth of a REPL session's top-level statements, where a declaration
+    /// shadows an earlier one of the same name ([`super::CompileOptions::interactive`]).
+    submission_scope: Option<usize>,
 }
 
 pub fn value_arg(expr: BExpr) -> BArg {
@@ -138,6 +141,7 @@ impl<'c> MethodBinder<'c> {
             checked: false,
             pending_gotos: Vec::new(),
             switch_stack: Vec::new(),
+            submission_scope: None,
         };
         if is_async {
             b.func.async_result = b.task_result_type(md.ret);
@@ -160,7 +164,8 @@ impl<'c> MethodBinder<'c> {
 
     /// Declares a local in the current scope (CS0128/CS0136 on conflicts).
     pub fn declare_local(&mut self, name: &str, ty: TypeId, kind: LocalKind, span: Span) -> LocalId {
-        if name != "_" && kind == LocalKind::User {
+        let shadows_earlier_input = self.submission_scope == Some(self.scopes.len());
+        if name != "_" && kind == LocalKind::User && !shadows_earlier_input {
             if self.scopes.last().is_some_and(|s| s.names.iter().any(|(n, _)| n == name)) {
                 self.error(span, "CS0128", format!("A local variable or function named '{name}' is already defined in this scope"));
             } else if self.lookup_local(name).is_some_and(|l| self.locals[l.0 as usize].owner == self.func.index) {
@@ -346,6 +351,9 @@ impl<'c> MethodBinder<'c> {
     fn bind_top_level(&mut self, stmts: &Rc<Vec<ast::Stmt>>) -> BStmt {
         let span = stmts.first().map_or(Span::default(), |s| s.span);
         let block = ast::Block { stmts: (**stmts).clone(), span };
+        if self.c.options.interactive {
+            self.submission_scope = Some(self.scopes.len() + 1);
+        }
         self.bind_block(&block)
     }
 
