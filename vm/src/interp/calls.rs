@@ -345,9 +345,12 @@ impl Vm {
     /// static method `method` (as a direct call would run it), if it has not run yet.
     fn type_to_initialize_before(&self, method: MethodId) -> Option<TypeId> {
         let md = self.meta.method(method);
+        if !md.is_static() {
+            return None;
+        }
         let owner = self.meta.type_def(md.owner);
         let explicit = owner.flags.has(crate::metadata::Flags::EXPLICIT_CCTOR) && owner.type_params.is_empty();
-        (md.is_static() && explicit && self.needs_type_init(owner.self_type)).then_some(owner.self_type)
+        (explicit && self.needs_type_init(owner.self_type)).then_some(owner.self_type)
     }
 
     /// Whether touching `ty` must first run its static constructor.

@@ -434,7 +434,9 @@ impl<'c> MethodBinder<'c> {
         if !is_struct {
             let init = decl.as_ref().and_then(|d| d.initializer.clone());
             if let Some(call) = self.bind_ctor_initializer(owner, init.as_ref(), decl.is_none(), span) {
-                stmts.push(BStmt::new(SKind::Expr(call), span));
+                if !self.is_object_constructor_call(&call) {
+                    stmts.push(BStmt::new(SKind::Expr(call), span));
+                }
             }
         } else if let Some(init) = decl.as_ref().and_then(|d| d.initializer.clone()) {
             if let Some(call) = self.bind_ctor_initializer(owner, Some(&init), false, span) {
@@ -447,6 +449,12 @@ impl<'c> MethodBinder<'c> {
             }
         }
         BStmt::new(SKind::Block { stmts, locals: Vec::new() }, span)
+    }
+
+    /// `: base()` on `System.Object`, whose constructor does nothing: bound (so misuse is
+    /// reported) but not emitted, which saves a call per object created.
+    fn is_object_constructor_call(&self, call: &BExpr) -> bool {
+        matches!(&call.kind, BKind::Call { owner, args, .. } if *owner == self.c.meta.well_known.object && args.is_empty())
     }
 
     /// Stores primary-constructor parameters into their hidden fields (or, for records,
