@@ -214,7 +214,7 @@ pub enum Op {
 
     // ---- strings -------------------------------------------------------------------------
     /// `dst <-` the concatenation of the `count` strings in `first..first+count` (`null`
-    /// counts as empty).
+    /// counts as empty; an integer counts as its `ToString()`, written straight in).
     Concat { dst: Reg, first: Reg, count: u16 },
     /// `dst <- src.ToString(format)` for a primitive, enum or string value, using the current
     /// culture; `format` is a constant string, or `ConstIdx::NONE` for the default format.

@@ -645,11 +645,16 @@ impl Vm {
                         throw_kind!(ExceptionKind::NullReference);
                     }
                 }
-                Op::Concat { dst, first, count } => {
-                    let v = self.concat_regs(base + first.0 as usize, count as usize);
-                    r!(dst) = v;
-                    self.maybe_collect();
-                }
+                Op::Concat { dst, first, count } => match self.concat_regs(base + first.0 as usize, count as usize) {
+                    Ok(v) => {
+                        r!(dst) = v;
+                        self.maybe_collect();
+                    }
+                    Err(e) => {
+                        save_pc!();
+                        return self.native_failure(e, pc as u32 - 1, dst);
+                    }
+                },
                 Op::FormatValue { dst, src, format } => {
                     let fmt = func.consts.get(format.0 as usize).copied();
                     match self.format_value(r!(src), fmt) {

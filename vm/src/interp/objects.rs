@@ -167,8 +167,11 @@ impl Vm {
     /// Concatenates string values (`null` counts as empty).
     /// The concatenation of the strings in absolute registers `first..first + count`,
     /// built in one exact-size buffer.
-    pub(super) fn concat_regs(&mut self, first: usize, count: usize) -> Value {
+    pub(super) fn concat_regs(&mut self, first: usize, count: usize) -> Result<Value, NativeError> {
         let parts = &self.thread.regs[first..first + count];
+        if parts.iter().any(|&p| plain_integer(p).is_some()) {
+            return self.concat_with_integers(first, count);
+        }
         let len: usize = parts.iter().map(|&p| self.str_units(p).map_or(0, <[u16]>::len)).sum();
         let mut out: Vec<u16> = Vec::with_capacity(len);
         for &p in parts {
@@ -176,7 +179,25 @@ impl Vm {
                 out.extend_from_slice(s);
             }
         }
-        self.alloc_utf16(out)
+        Ok(self.alloc_utf16(out))
+    }
+
+    /// [`Vm::concat_regs`] when some parts are integers: each integer is written as its `ToString()` would print it in the current culture.
+    fn concat_with_integers(&mut self, first: usize, count: usize) -> Result<Value, NativeError> {
+        let plain_minus = self.current_number_format().negative_sign == "-";
+        let mut out: Vec<u16> = Vec::new();
+        for i in first..first + count {
+            let part = self.thread.regs[i];
+            match plain_integer(part) {
+                Some(n) if plain_minus => out.extend_from_slice(&decimal_units(n)),
+                Some(_) => {
+                    let text = self.format_value(part, None)?;
+                    out.extend_from_slice(self.str_units(text).unwrap_or_default());
+                }
+                None => out.extend_from_slice(self.str_units(part).unwrap_or_default()),
+            }
+        }
+        Ok(self.alloc_utf16(out))
     }
 
     /// `value.ToString(format)` for values the VM formats itself.

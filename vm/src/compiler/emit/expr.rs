@@ -253,7 +253,10 @@ impl FnBuilder<'_> {
                 let first = Reg(self.next_reg);
                 let regs: Vec<Reg> = parts.iter().map(|_| self.alloc_reg()).collect();
                 for (p, &r) in parts.iter().zip(&regs) {
-                    self.emit_into(p, r);
+                    match self.integer_concat_operand(p) {
+                        Some(value) => self.emit_into(value, r),
+                        None => self.emit_into(p, r),
+                    }
                 }
                 self.emit(Op::Concat { dst, first, count: parts.len() as u16 });
             }
@@ -421,6 +424,14 @@ impl FnBuilder<'_> {
             Some(NumKind::F64) => Value::F64(i as f64),
             Some(NumKind::I64) | None => Value::I64(i as i64),
         }
+    }
+
+    /// An integer's plain `ToString()` as a part of a concatenation: `Concat` writes the
+    /// integer itself, which saves making its string first.
+    fn integer_concat_operand<'e>(&self, part: &'e BExpr) -> Option<&'e BExpr> {
+        let BKind::Format { value, format: None } = &part.kind else { return None };
+        let integral = !matches!(self.num_kind(value.ty), None | Some(NumKind::Char | NumKind::F32 | NumKind::F64));
+        (integral && !self.is_enum(value.ty)).then_some(&**value)
     }
 
     pub fn num_kind(&self, t: TypeId) -> Option<NumKind> {
