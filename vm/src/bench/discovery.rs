@@ -11,6 +11,8 @@ use crate::metadata::{Flags, Metadata, MethodId, MethodKind, TypeDefId, TypeDefK
 pub struct BenchmarkClass {
     pub def: TypeDefId,
     pub name: String,
+    /// The parameterless constructor each benchmark's instance is made with.
+    pub constructor: MethodId,
     /// `[GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]`: one baseline per category.
     pub by_category: bool,
     pub setup: Option<MethodId>,
@@ -30,7 +32,6 @@ pub struct Benchmark {
     pub operations_per_invoke: u64,
     pub categories: Vec<String>,
     pub returns_task: bool,
-    pub is_static: bool,
 }
 
 /// The classes `requests` name, in declaration order, each at most once; a class that
@@ -79,9 +80,19 @@ fn benchmark_class(meta: &Metadata, def: TypeDefId) -> Result<BenchmarkClass, St
     if benchmarks.is_empty() {
         return Err(format!("{}: no method has [Benchmark]", td.name));
     }
+    let constructor = td
+        .methods
+        .iter()
+        .copied()
+        .find(|&m| {
+            let md = meta.method(m);
+            md.kind == MethodKind::Constructor && !md.is_static() && md.params.is_empty()
+        })
+        .ok_or_else(|| format!("{}: a benchmark class needs a parameterless constructor", td.name))?;
     Ok(BenchmarkClass {
         def,
         name: td.name.clone(),
+        constructor,
         by_category: find(class_attrs, "GroupBenchmarksBy").is_some_and(|g| g.args.iter().any(is_by_category)),
         setup: marked(meta, def, "GlobalSetup")?,
         cleanup: marked(meta, def, "GlobalCleanup")?,
@@ -117,7 +128,6 @@ fn benchmark(
         operations_per_invoke: attr.named_int("OperationsPerInvoke").and_then(|n| u64::try_from(n).ok()).unwrap_or(1).max(1),
         categories: all_categories,
         returns_task,
-        is_static: md.is_static(),
     })
 }
 

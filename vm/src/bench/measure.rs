@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::discovery::{Benchmark, BenchmarkClass};
 use super::Job;
-use crate::metadata::{MethodId, MethodKind};
+use crate::metadata::MethodId;
 use crate::runtime::host_call::ProgramEnded;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
@@ -92,16 +92,15 @@ impl Workload {
 /// Measures one benchmark on a fresh instance of its class (after `[GlobalSetup]`,
 /// before `[GlobalCleanup]`).
 pub fn measure(vm: &mut Vm, class: &BenchmarkClass, bench: &Benchmark, job: &Job, host: HostMethods) -> Result<Measurement, ProgramEnded> {
-    let instance = if bench.is_static { None } else { Some(new_instance(vm, class)?) };
-    let receiver: Vec<Value> = instance.into_iter().collect();
+    let instance = new_instance(vm, class)?;
     let roots = vm.host_roots.len();
-    vm.host_roots.extend(receiver.iter().copied());
+    vm.host_roots.push(instance);
     if let Some(setup) = class.setup {
-        vm.call_on_main_thread(setup, &receiver)?;
+        vm.call_on_main_thread(setup, &receiver(vm, setup, instance))?;
     }
     let workload = Workload {
         method: bench.method,
-        args: receiver.clone(),
+        args: receiver(vm, bench.method, instance),
         wait: bench.returns_task.then_some(host.wait),
         per_call: bench.operations_per_invoke,
     };
@@ -111,10 +110,19 @@ pub fn measure(vm: &mut Vm, class: &BenchmarkClass, bench: &Benchmark, job: &Job
     };
     let allocated = allocated_per_op(vm, &workload)?;
     if let Some(cleanup) = class.cleanup {
-        vm.call_on_main_thread(cleanup, &receiver)?;
+        vm.call_on_main_thread(cleanup, &receiver(vm, cleanup, instance))?;
     }
     vm.host_roots.truncate(roots);
     Ok(Measurement { samples, allocated })
+}
+
+/// The arguments of a call of `method`: the instance, unless the method is static.
+fn receiver(vm: &Vm, method: MethodId, instance: Value) -> Vec<Value> {
+    if vm.meta.method(method).is_static() {
+        Vec::new()
+    } else {
+        vec![instance]
+    }
 }
 
 /// Host nanoseconds per operation of the empty operation (subtracted from every sample).
@@ -124,22 +132,14 @@ pub fn overhead_per_op(vm: &mut Vm, host: HostMethods, settings: &MeasureSetting
     Ok(super::statistics::summarize(&samples).mean)
 }
 
-/// `new C()` on the main thread: the class's parameterless constructor.
+/// `new C()` on the main thread.
 fn new_instance(vm: &mut Vm, class: &BenchmarkClass) -> Result<Value, ProgramEnded> {
-    let td = vm.meta.type_def(class.def);
-    let self_type = td.self_type;
-    let ctor = td.methods.iter().copied().find(|&m| {
-        let md = vm.meta.method(m);
-        md.kind == MethodKind::Constructor && !md.is_static() && md.params.is_empty()
-    });
+    let self_type = vm.meta.type_def(class.def).self_type;
     let instance = vm.new_instance(self_type, false);
-    if let Some(ctor) = ctor {
-        vm.host_roots.push(instance);
-        let constructed = vm.call_on_main_thread(ctor, &[instance]);
-        vm.host_roots.pop();
-        constructed?;
-    }
-    Ok(instance)
+    vm.host_roots.push(instance);
+    let constructed = vm.call_on_main_thread(class.constructor, &[instance]);
+    vm.host_roots.pop();
+    constructed.map(|_| instance)
 }
 
 /// The pilot, the warm-up iterations and the measured ones; returns nanoseconds per
@@ -149,7 +149,7 @@ fn time_iterations(vm: &mut Vm, workload: &Workload, settings: &MeasureSettings)
     for _ in 0..settings.warmup_iterations {
         workload.run_many(vm, calls)?;
     }
-    let ops = (calls * workload.per_call) as f64;
+    let ops = calls.saturating_mul(workload.per_call) as f64;
     let mut samples = Vec::with_capacity(settings.iterations);
     for _ in 0..settings.iterations {
         let elapsed = workload.run_many(vm, calls)?;
@@ -167,7 +167,7 @@ fn pilot(vm: &mut Vm, workload: &Workload, target: Duration) -> Result<u64, Prog
         if elapsed * 2 >= target {
             return Ok((needed.round() as u64).max(1));
         }
-        calls = (needed.ceil() as u64).clamp(calls * 2, calls * 16);
+        calls = (needed.ceil() as u64).clamp(calls.saturating_mul(2), calls.saturating_mul(16));
     }
 }
 
@@ -183,5 +183,5 @@ fn allocated_per_op(vm: &mut Vm, workload: &Workload) -> Result<f64, ProgramEnde
     let bytes = vm.stats.total_bytes() - before;
     vm.stats.set_enabled(was_counting);
     counted?;
-    Ok(bytes as f64 / (calls * workload.per_call) as f64)
+    Ok(bytes as f64 / calls.saturating_mul(workload.per_call) as f64)
 }
