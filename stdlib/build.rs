@@ -1,14 +1,17 @@
-//! Embeds every `.cs-lite` file under `System/` into the crate (a generated table of
-//! `include_str!`s), so the `vm` binary carries its standard library, together with each
+//! Embeds every `.cs-lite` file under `System/` and `BenchmarkDotNet/` into the crate (a
+//! generated table of `include_str!`s), so the `vm` binary carries its standard library, together with each
 //! file's skeleton: the same text with member bodies blanked, which the VM parses at
 //! startup instead (bodies are parsed when first compiled; see `vm::compiler::lazy`).
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("System");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let mut files = Vec::new();
-    collect(&root, &mut files);
+    for root in ROOTS {
+        collect(&manifest.join(root), &mut files);
+        println!("cargo:rerun-if-changed={root}");
+    }
     files.sort();
     let mut sources = String::from("/// Every standard-library source: (path relative to `stdlib/`, text).\npub static SOURCES: &[(&str, &str)] = &[\n");
     let mut skeletons = String::from("/// The skeleton of each of [`SOURCES`] (same order): member bodies blanked out.\npub static SKELETONS: &[&str] = &[\n");
@@ -24,8 +27,11 @@ fn main() {
     skeletons.push_str("];\n");
     write(&out_dir.join("sources.rs"), &sources);
     write(&out_dir.join("skeletons.rs"), &skeletons);
-    println!("cargo:rerun-if-changed=System");
 }
+
+/// The library's namespaces with a folder of their own: the base class library, and the
+/// attributes and entry points of BenchmarkDotNet (which `vm bench` runs).
+const ROOTS: [&str; 2] = ["System", "BenchmarkDotNet"];
 
 fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));

@@ -1,6 +1,7 @@
-//! The cs-lite base class library, embedded: every `.cs-lite` file under `stdlib/System`,
-//! as `(path, text)` pairs the compiler parses before the user's program, and each file's
-//! skeleton (member bodies blanked) for declaring the library without parsing its bodies.
+//! The cs-lite base class library, embedded: every `.cs-lite` file under `stdlib/System`
+//! and `stdlib/BenchmarkDotNet`, as `(path, text)` pairs the compiler parses before the
+//! user's program, and each file's skeleton (member bodies blanked) for declaring the
+//! library without parsing its bodies.
 
 include!(concat!(env!("OUT_DIR"), "/sources.rs"));
 include!(concat!(env!("OUT_DIR"), "/skeletons.rs"));

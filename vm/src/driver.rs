@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
+use crate::bench::{self, BenchOptions, Job};
 use crate::compiler::{self, CompileOptions, Program};
 use crate::runtime::entry::INTERNAL_ERROR_EXIT_CODE;
 use crate::runtime::{Sinks, Vm, VmOptions};
@@ -27,19 +28,42 @@ pub fn compile_file(path: &str, source: &str, options: CompileOptions) -> Result
         .map_err(|(diags, files)| compiler::diagnostics::render(&diags, &files))
 }
 
-/// Compiles and runs one file, writing its output to `sinks`; returns the exit code.
+/// Compiles and runs one file, writing its output to `sinks`; returns the exit code. A
+/// benchmark program's benchmarks run as a dry job (allocations only, see [`crate::bench`]).
 pub fn run_file(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, sinks: Sinks) -> i32 {
-    run_with(path, source, options, vm_options, sinks, drop)
+    run_with(path, source, options, vm_options, sinks, &Benchmarks::Dry, drop)
+}
+
+/// `vm bench`: compiles and runs a benchmark program, then runs the benchmarks its `Main`
+/// asked for as `bench` says; returns the exit code.
+pub fn bench_file(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, bench: BenchOptions, sinks: Sinks) -> i32 {
+    run_with(path, source, options, vm_options, sinks, &Benchmarks::Required(bench), drop)
+}
+
+/// What happens to the benchmarks a program asks for once its `Main` has returned.
+enum Benchmarks {
+    /// `vm run`: a dry job, if the program asked for any.
+    Dry,
+    /// `vm bench`: these options; a program that asks for none is an error.
+    Required(BenchOptions),
 }
 
 /// As [`run_file`], for a process that exits right after: the program's memory (the heap,
 /// the compiled code, the library's syntax trees) is left to the operating system rather
 /// than freed object by object.
 pub fn run_file_and_leave_memory(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, sinks: Sinks) -> i32 {
-    run_with(path, source, options, vm_options, sinks, std::mem::forget)
+    run_with(path, source, options, vm_options, sinks, &Benchmarks::Dry, std::mem::forget)
 }
 
-fn run_with(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, mut sinks: Sinks, release: fn(Vm)) -> i32 {
+fn run_with(
+    path: &str,
+    source: &str,
+    options: CompileOptions,
+    vm_options: VmOptions,
+    mut sinks: Sinks,
+    benchmarks: &Benchmarks,
+    release: fn(Vm),
+) -> i32 {
     let program = match compile_file(path, source, options) {
         Ok(p) => p,
         Err(rendered) => {
@@ -53,7 +77,10 @@ fn run_with(path: &str, source: &str, options: CompileOptions, vm_options: VmOpt
     };
     match Vm::load(program, sinks, vm_options) {
         Ok(mut vm) => {
-            let code = vm.run_entry_point(main);
+            let mut code = vm.run_entry_point(main);
+            if code == 0 {
+                code = run_benchmarks(&mut vm, benchmarks);
+            }
             vm.flush();
             release(vm);
             code
@@ -61,6 +88,19 @@ fn run_with(path: &str, source: &str, options: CompileOptions, vm_options: VmOpt
         Err(message) => {
             eprintln!("vm: internal error: {message}");
             INTERNAL_ERROR_EXIT_CODE
+        }
+    }
+}
+
+fn run_benchmarks(vm: &mut Vm, benchmarks: &Benchmarks) -> i32 {
+    let requested = !vm.bench_requests.is_empty();
+    match benchmarks {
+        Benchmarks::Dry if requested => bench::run_requested(vm, &BenchOptions { job: Job::Dry, filters: Vec::new() }),
+        Benchmarks::Dry => 0,
+        Benchmarks::Required(options) if requested => bench::run_requested(vm, options),
+        Benchmarks::Required(_) => {
+            vm.write_stderr("vm bench: the program asked for no benchmarks (call BenchmarkSwitcher.FromAssembly(...).Run(args) or BenchmarkRunner.Run<T>() from Main)\n");
+            bench::BENCH_ERROR_EXIT_CODE
         }
     }
 }

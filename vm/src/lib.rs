@@ -1,5 +1,6 @@
 //! The cs-lite virtual machine: compiler, bytecode, interpreter and runtime.
 
+pub mod bench;
 pub mod bytecode;
 pub mod compiler;
 pub mod driver;

@@ -1,5 +1,5 @@
-//! The `vm` command: `vm run FILE [ARGS...]` and friends. Parses the command line and
-//! hands over to [`vm::driver`].
+//! The `vm` command: `vm run FILE [ARGS...]`, `vm bench FILE` and friends. Parses the
+//! command line and hands over to [`vm::driver`].
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -20,6 +20,12 @@ usage: vm run [OPTIONS] FILE [ARGS...]
                                          show how each async method is lowered: the
                                          state machine or the runtime-async body, what
                                          a suspension keeps, what calls allocate
+       vm bench [--filter PATTERN] [--job dry] [OPTIONS] FILE [ARGS...]
+                                         run a BenchmarkDotNet program's benchmarks:
+                                         host time per operation, modeled bytes
+                                         allocated per operation, a Markdown table
+                                         (--filter: a glob over Class.Method, repeatable;
+                                         --job dry: allocations only, no times)
 
 options:
   --lowering=classic|runtime   how async methods are lowered when no attribute decides
@@ -53,6 +59,10 @@ fn dispatch(args: &[String]) -> Result<i32, UsageError> {
     match args.first().map(String::as_str) {
         Some("run") => run(parse_run(&args[1..])?),
         Some("disasm") => disasm(parse_run(&args[1..])?),
+        Some("bench") => {
+            let (cmd, options) = parse_bench(&args[1..])?;
+            bench(cmd, options)
+        }
         Some("repl") => repl(&args[1..]),
         Some("lower") => {
             let (file, options) = parse_lower(&args[1..])?;
@@ -85,6 +95,33 @@ fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
     vm.program_name = file.clone();
     vm.args = args[i + 1..].to_vec();
     Ok(RunCommand { file, compile, vm })
+}
+
+/// `vm bench`'s command line: `vm run`'s options, `--filter PATTERN` and `--job dry`.
+fn parse_bench(args: &[String]) -> Result<(RunCommand, vm::bench::BenchOptions), UsageError> {
+    let mut filters = Vec::new();
+    let mut job = vm::bench::Job::Measure(vm::bench::MeasureSettings::default());
+    let mut run_args = Vec::new();
+    let i = parse_options(args, |flag, value| {
+        match flag {
+            "--filter" => filters.push(value()?),
+            "--job" => job = parse_job(&value()?)?,
+            "--lowering" | "--cpus" | "--seed" | "--max-steps" => run_args.push(format!("{flag}={}", value()?)),
+            "--stats" => run_args.push(flag.to_string()),
+            _ => return Err(UsageError(format!("unknown option '{flag}' for bench"))),
+        }
+        Ok(())
+    })?;
+    run_args.extend_from_slice(&args[i..]);
+    Ok((parse_run(&run_args)?, vm::bench::BenchOptions { job, filters }))
+}
+
+fn parse_job(s: &str) -> Result<vm::bench::Job, UsageError> {
+    match s {
+        "dry" => Ok(vm::bench::Job::Dry),
+        "default" => Ok(vm::bench::Job::Measure(vm::bench::MeasureSettings::default())),
+        _ => Err(UsageError(format!("--job must be 'dry' or 'default', not '{s}'"))),
+    }
 }
 
 /// `vm lower`'s command line: `--lowering`, `--method NAME`, `--bytecode`, then the file.
@@ -158,6 +195,16 @@ fn run(cmd: RunCommand) -> Result<i32, UsageError> {
         stderr: Box::new(std::io::stderr()),
     };
     Ok(vm::driver::run_file_and_leave_memory(&cmd.file, &source, cmd.compile, cmd.vm, sinks))
+}
+
+fn bench(cmd: RunCommand, options: vm::bench::BenchOptions) -> Result<i32, UsageError> {
+    let source = std::fs::read_to_string(&cmd.file)
+        .map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
+    let sinks = Sinks {
+        stdout: Box::new(std::io::BufWriter::new(std::io::stdout())),
+        stderr: Box::new(std::io::stderr()),
+    };
+    Ok(vm::driver::bench_file(&cmd.file, &source, cmd.compile, cmd.vm, options, sinks))
 }
 
 fn lower(file: &str, options: &vm::lower::LowerOptions) -> Result<i32, UsageError> {

@@ -1,6 +1,7 @@
 //! Runs every program under `programs/` with both lowerings: the two runs must agree, the
 //! program's own expectations (expect block, exit code, stderr lines) must hold, and the
-//! output is snapshotted into `snapshots/programs/`.
+//! output is snapshotted into `snapshots/programs/`. Benchmark programs
+//! (`// vm-harness: bench`) are left to `vm/tests/bench.rs`.
 
 mod support;
 
@@ -22,6 +23,9 @@ fn programs() {
             let display = path.strip_prefix(&root).unwrap_or(path).to_string_lossy().replace('\\', "/");
             let source = std::fs::read_to_string(path).expect("program is readable");
             let d = directives(&source, &display);
+            if d.bench {
+                return;
+            }
             let classic = run(&display, &source, &d.flags, &d.args, Lowering::Classic);
             let runtime = run(&display, &source, &d.flags, &d.args, Lowering::Runtime);
             let mut problems = check(&d, &runtime);

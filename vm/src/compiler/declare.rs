@@ -114,6 +114,9 @@ impl Compiler {
             if let Some(n) = modeled_size(&td) {
                 self.meta.type_defs[def.index()].modeled_size = Some(n);
             }
+        } else if !td.attributes.is_empty() {
+            let attrs = td.attributes.iter().map(super::members::custom_attribute);
+            self.meta.attributes.types.entry(def).or_default().extend(attrs);
         }
         // Nested types are declared on their own: they move out of the outer declaration.
         let (nested, members): (Vec<ast::MemberDecl>, Vec<ast::MemberDecl>) =

@@ -12,6 +12,7 @@ use crate::metadata::{
     Constant, FieldDef, FieldId, Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef,
     ParamKind, PropertyDef, PropertyId, TypeDefId, TypeDefKind, TypeId,
 };
+use crate::metadata::attributes::{AttributeValue, CustomAttribute};
 use grammar::ast::{self, MemberDecl, Modifiers};
 use grammar::span::Span;
 
@@ -213,6 +214,9 @@ impl Compiler {
         }
         if !attrs.is_empty() {
             self.method_attrs.insert(id, attrs.to_vec());
+            if !self.is_library(self.meta.method(id).file) {
+                self.meta.attributes.methods.insert(id, attrs.iter().map(custom_attribute).collect());
+            }
         }
     }
 
@@ -822,6 +826,30 @@ pub fn attribute_name(a: &ast::Attribute) -> String {
         _ => String::new(),
     };
     name.strip_suffix("Attribute").map_or(name.clone(), str::to_string)
+}
+
+/// An attribute as the run time keeps it: its name and constant arguments.
+pub fn custom_attribute(a: &ast::Attribute) -> CustomAttribute {
+    let mut args = Vec::new();
+    let mut named = Vec::new();
+    for arg in &a.args {
+        let value = attribute_value(&arg.value);
+        match &arg.name {
+            Some(n) => named.push((n.name.clone(), value)),
+            None => args.push(value),
+        }
+    }
+    CustomAttribute { name: attribute_name(a), args, named }
+}
+
+fn attribute_value(e: &ast::Expr) -> AttributeValue {
+    match &e.kind {
+        ast::ExprKind::Literal(ast::Literal::Bool(b)) => AttributeValue::Bool(*b),
+        ast::ExprKind::Literal(ast::Literal::Int { value, .. }) => AttributeValue::Int(*value as i64),
+        ast::ExprKind::Literal(ast::Literal::String(s)) => AttributeValue::String(s.clone()),
+        ast::ExprKind::Member { name, .. } | ast::ExprKind::Name(name) => AttributeValue::Other(name.name.name.clone()),
+        _ => AttributeValue::Other(String::new()),
+    }
 }
 
 /// The metadata name of a user-defined operator (`op_Addition`...).

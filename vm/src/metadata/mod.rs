@@ -2,6 +2,7 @@
 //! compiler declares and the runtime reads (names for stack traces, layouts, vtables,
 //! signatures). Ids are indexes into the vectors of [`Metadata`].
 
+pub mod attributes;
 pub mod hierarchy;
 pub mod types;
 pub mod well_known;
@@ -278,6 +279,8 @@ pub struct Metadata {
     /// A classic state machine's `MoveNext` → the async method it runs (stack traces
     /// show the method, as .NET's do).
     pub kickoff_of: hashbrown::HashMap<MethodId, MethodId>,
+    /// Attributes on the program's own types and methods.
+    pub attributes: attributes::Attributes,
 }
 
 impl Metadata {
@@ -292,6 +295,7 @@ impl Metadata {
             files: Vec::new(),
             well_known: WellKnown::default(),
             kickoff_of: hashbrown::HashMap::new(),
+            attributes: attributes::Attributes::default(),
         }
     }
 

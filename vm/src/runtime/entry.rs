@@ -103,21 +103,21 @@ impl Vm {
         self.meta.type_def(helpers).methods.iter().copied().find(|&m| self.meta.method(m).name == name)
     }
 
-    fn thread_finished(&mut self, t: usize) {
+    pub(super) fn thread_finished(&mut self, t: usize) {
         self.sched.threads[t].status = Status::Finished;
         for j in std::mem::take(&mut self.sched.threads[t].joiners) {
             self.unpark_with(j, Value::Bool(true));
         }
     }
 
-    fn internal_error(&mut self, message: &str) -> i32 {
+    pub(super) fn internal_error(&mut self, message: &str) -> i32 {
         self.write_stderr(&format!("vm: internal error: {message}\n"));
         INTERNAL_ERROR_EXIT_CODE
     }
 
     /// Every thread waits and nothing can wake one: print what each waits in and stop,
     /// instead of hanging as .NET would.
-    fn report_deadlock(&mut self) -> i32 {
+    pub(super) fn report_deadlock(&mut self) -> i32 {
         let mut text = String::from("Deadlock: every thread is waiting and no thread or timer can wake one.\n");
         for i in 0..self.sched.threads.len() {
             if !matches!(self.sched.threads[i].status, Status::Parked { .. }) {

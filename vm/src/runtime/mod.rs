@@ -7,6 +7,7 @@ pub mod entry;
 pub mod exceptions;
 pub mod hashtable;
 pub mod heap;
+pub mod host_call;
 pub mod intrinsics;
 pub mod loader;
 pub mod native;
@@ -93,6 +94,10 @@ pub struct Vm {
     pub suspend_sites: HashMap<FunctionId, Rc<[SuspendSite]>>,
     /// `--stats` counters.
     pub stats: stats::Stats,
+    /// The benchmarks `Main` asked for (`BenchmarkSwitcher.Run`), run when it returns.
+    pub bench_requests: Vec<crate::bench::BenchRequest>,
+    /// Values the host holds between calls into managed code (GC roots).
+    pub host_roots: Vec<Value>,
 }
 
 impl Vm {
@@ -119,6 +124,8 @@ impl Vm {
             on_values_changed: None,
             base_sync_ctx_type: None,
             suspend_sites: HashMap::new(),
+            bench_requests: Vec::new(),
+            host_roots: Vec::new(),
         }
     }
 
@@ -156,6 +163,9 @@ impl Vm {
         }
         for r in self.literals.values() {
             self.heap.mark(Value::Ref(*r));
+        }
+        for &v in &self.host_roots {
+            self.heap.mark(v);
         }
         for f in self.functions.iter() {
             for &v in &f.consts {

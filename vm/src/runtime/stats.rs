@@ -50,6 +50,11 @@ impl Stats {
         self.enabled
     }
 
+    /// Starts or stops counting (`vm bench` counts only the operations it measures).
+    pub fn set_enabled(&mut self, on: bool) {
+        self.enabled = on;
+    }
+
     /// The row for allocations of `kind` (e.g. `Task<int>`).
     pub fn kind(&mut self, kind: &str) -> KindId {
         if let Some(&i) = self.by_kind.get(kind) {

@@ -57,6 +57,8 @@ pub struct Directives {
     pub stdout: Option<String>,
     pub exit_code: Option<i32>,
     pub stderr_lines: Vec<String>,
+    /// `// vm-harness: bench`: a benchmark program, run by `vm/tests/bench.rs` instead.
+    pub bench: bool,
 }
 
 pub fn directives(source: &str, path: &str) -> Directives {
@@ -71,6 +73,8 @@ pub fn directives(source: &str, path: &str) -> Directives {
             };
             d.flags = flags.split_whitespace().map(str::to_string).collect();
             d.args = args.split_whitespace().map(str::to_string).collect();
+        } else if line.trim_end() == "// vm-harness: bench" {
+            d.bench = true;
         } else if let Some(rest) = line.strip_prefix("// expect-exit:") {
             d.exit_code = Some(rest.trim().parse().expect("expect-exit takes a number"));
         } else if let Some(rest) = line.strip_prefix("// expect-stderr: ") {

@@ -747,6 +747,10 @@ impl MethodBinder<'_> {
 
     pub fn bind_assignment(&mut self, op: Option<BinaryOp>, target: &ast::Expr, value: &ast::Expr, span: Span) -> BExpr {
         if op.is_none() {
+            if self.is_discard(target) {
+                // `_ = e`: e is evaluated and its value is the assignment's (C# §12.21.2).
+                return self.bind_expr(value);
+            }
             if let Some(e) = self.try_bind_deconstruction(target, value, span) {
                 return e;
             }
@@ -765,6 +769,11 @@ impl MethodBinder<'_> {
             Some(BinaryOp::Coalesce) => self.bind_coalesce_assign(lhs, value, span),
             Some(bop) => self.bind_compound(lhs, bop, value, span),
         }
+    }
+
+    /// `_` naming no variable: a discard.
+    fn is_discard(&self, target: &ast::Expr) -> bool {
+        matches!(&target.kind, ast::ExprKind::Name(seg) if seg.name.name == "_" && seg.type_args.is_empty() && self.lookup_local("_").is_none())
     }
 
     /// `a ??= b` → `a ?? (a = b)`.

@@ -5,6 +5,7 @@
 
 pub mod arrays;
 pub mod asyncs;
+pub mod bench;
 pub mod console;
 pub mod enums;
 pub mod files;
@@ -44,6 +45,7 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
         tasks::ENTRIES,
         interactive::ENTRIES,
         files::ENTRIES,
+        bench::ENTRIES,
     ];
     areas.iter().flat_map(|a| a.iter()).collect()
 });
