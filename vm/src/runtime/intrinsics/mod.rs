@@ -20,6 +20,7 @@ pub mod strings;
 pub mod support;
 pub mod tasks;
 pub mod threading;
+pub mod tracing;
 
 use std::sync::LazyLock;
 
@@ -44,6 +45,7 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
         tasks::ENTRIES,
         interactive::ENTRIES,
         files::ENTRIES,
+        tracing::ENTRIES,
     ];
     areas.iter().flat_map(|a| a.iter()).collect()
 });
