@@ -222,5 +222,8 @@ fn repl(args: &[String]) -> Result<i32, UsageError> {
     let mut with_file = args.to_vec();
     with_file.push(String::from("repl"));
     let cmd = parse_run(&with_file)?;
+    if cmd.vm.trace.any() {
+        return Err(UsageError("--trace and --timeline are options of vm run".into()));
+    }
     Ok(vm::repl::run(cmd.compile.lowering, cmd.vm))
 }

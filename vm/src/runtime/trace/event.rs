@@ -64,6 +64,8 @@ pub enum InjectionReason {
     MinThreads,
     /// The goal was raised by this (the latest raise before the thread was made).
     Goal(GoalReason),
+    /// The pool's first goal (MinThreads when it started, or the processor count) allows it.
+    InitialGoal,
 }
 
 /// Who moved the pool's thread goal (hill climbing's `StateOrTransition`, grouped).

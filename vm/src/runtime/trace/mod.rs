@@ -172,8 +172,7 @@ impl Vm {
         }
     }
 
-    /// What a work item is: its type's name, and for a delegate-free state machine box
-    /// or continuation task the kind of thing it resumes.
+    /// What a work item is: its type's name (`Task`, `TimerQueue`, `AsyncStateMachineBox`1`).
     fn work_item_kind(&self, item: GcRef) -> String {
         self.type_of(Value::Ref(item)).map_or_else(|| "?".to_string(), |t| self.meta.clr_name(t))
     }
@@ -190,8 +189,9 @@ impl Vm {
     pub fn trace_thread_injected(&mut self, thread: i32, to_reach_minimum: bool) {
         let Some(tracer) = self.tracer.as_ref() else { return };
         let reason = match (to_reach_minimum, tracer.last_goal_raise) {
+            (true, _) => InjectionReason::MinThreads,
             (false, Some(raise)) => InjectionReason::Goal(raise),
-            _ => InjectionReason::MinThreads,
+            (false, None) => InjectionReason::InitialGoal,
         };
         self.record(Event::ThreadInjected { thread, reason });
     }

@@ -65,9 +65,9 @@ struct Layout {
 
 /// The x of every event: each drawn event a step after the previous one (smaller steps
 /// for busier runs), plus the time between them at a scale that fits the run into about
-/// `TIME_WIDTH` pixels. A label that must be read (an AsyncLocal value, a suspension, an
-/// injection) moves its event past the end of the lane's previous label, as does a
-/// resumption; any other label is drawn only where there is room for it.
+/// `TIME_WIDTH` pixels. A label that must be read (an AsyncLocal value, a context, a
+/// suspension, an injection) moves its event past the end of the lane's previous label, as
+/// does a resumption; any other label (the pool's goal) is drawn only where there is room.
 fn layout(events: &[Stamped]) -> Layout {
     let end_ms = events.last().map_or(0.0, |e| e.time as f64 / TICKS_PER_MS as f64);
     let px_per_ms = if end_ms > 0.0 { (TIME_WIDTH / end_ms).min(MAX_PX_PER_MS) } else { MAX_PX_PER_MS };
@@ -118,7 +118,7 @@ fn label_of(e: &Stamped) -> Option<Label> {
         Event::ThreadInjected { thread, reason } => (*thread, format!("injected: {reason}"), true),
         Event::ThreadGoalChanged { goal, reason } => (e.thread, goal_label(*goal, *reason), false),
         Event::AsyncLocalSet { local, value, .. } => (e.thread, format!("{local}={value}"), true),
-        Event::ContextSwitched { to, .. } => (e.thread, to.clone(), false),
+        Event::ContextSwitched { to, .. } => (e.thread, to.clone(), true),
         Event::Suspended { suspension, site, .. } => (e.thread, suspension_label(*suspension, site), true),
         _ => return None,
     };
@@ -241,7 +241,7 @@ fn draw_marks(out: &mut String, timeline: &Timeline, layout: &Layout) {
             ),
             MarkKind::Context => writeln!(
                 out,
-                r##"<line class="context" x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="#777" stroke-width="2"><title>context {label}</title></line><text x="{:.1}" y="{:.1}" font-size="8" fill="#777">{label}</text>"##,
+                r##"<line class="context" x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="#777" stroke-width="2"><title>context {label}</title></line><text x="{:.1}" y="{:.1}" font-size="9" fill="#777">{label}</text>"##,
                 mid - 7.0,
                 mid + 7.0,
                 x + 2.0,

@@ -54,6 +54,7 @@ impl fmt::Display for InjectionReason {
         match self {
             InjectionReason::MinThreads => f.write_str("below MinThreads"),
             InjectionReason::Goal(reason) => write!(f, "{reason}"),
+            InjectionReason::InitialGoal => f.write_str("within the initial goal"),
         }
     }
 }

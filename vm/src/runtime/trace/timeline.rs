@@ -15,8 +15,6 @@ pub struct Timeline {
     pub bars: Vec<Bar>,
     pub arrows: Vec<Arrow>,
     pub marks: Vec<Mark>,
-    /// The time of the last event.
-    pub end_time: i64,
 }
 
 pub struct Lane {
@@ -114,7 +112,7 @@ impl Timeline {
         for thread in threads {
             b.close_all(thread, last, end_time);
         }
-        Timeline { lanes: b.lanes, bars: b.bars, arrows: b.arrows, marks: b.marks, end_time }
+        Timeline { lanes: b.lanes, bars: b.bars, arrows: b.arrows, marks: b.marks }
     }
 
     pub fn lane_index(&self, thread: i32) -> Option<usize> {
