@@ -127,6 +127,7 @@ impl Vm {
         self.tracer.as_ref().map_or(&[], |t| &t.events)
     }
 
+    /// The running thread started green thread `t` (named as its `Thread.Name` says).
     pub fn trace_thread_started(&mut self, t: usize) {
         let thread = self.sched.threads[t].id;
         let name = self.thread_name(t);
@@ -143,18 +144,17 @@ impl Vm {
         self.string_of(self.get_field(Value::Ref(obj), slot as u16))
     }
 
+    /// `item` went into `queue`: it gets the next work-item number.
     pub fn trace_work_item_queued(&mut self, item: GcRef, queue: Queue) {
+        let what = self.work_item_kind(item);
         let Some(tracer) = self.tracer.as_mut() else { return };
         tracer.next_item += 1;
-        let number = tracer.next_item;
-        let what = self.work_item_kind(item);
-        let item_info = WorkItem { number, what };
-        if let Some(tracer) = self.tracer.as_mut() {
-            tracer.queued.insert(item, (item_info.clone(), queue));
-        }
-        self.record(Event::WorkItemQueued { item: item_info, queue });
+        let numbered = WorkItem { number: tracer.next_item, what };
+        tracer.queued.insert(item, (numbered.clone(), queue));
+        self.record(Event::WorkItemQueued { item: numbered, queue });
     }
 
+    /// The running worker took `item` (known by the number and queue it was queued with).
     pub fn trace_work_item_dequeued(&mut self, item: GcRef) {
         let thread = self.sched.threads[self.sched.current].id;
         let what = self.work_item_kind(item);
