@@ -5,12 +5,13 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::Write;
+use std::path::Path;
 use std::rc::Rc;
 
 use crate::bench::{self, BenchOptions, Job};
 use crate::compiler::{self, CompileOptions, Program};
 use crate::runtime::entry::INTERNAL_ERROR_EXIT_CODE;
-use crate::runtime::{Sinks, Vm, VmOptions};
+use crate::runtime::{trace, Sinks, Vm, VmOptions};
 
 /// The exit code of a program that failed to compile (as `dotnet build` returns).
 pub const COMPILE_ERROR_EXIT_CODE: i32 = 1;
@@ -75,11 +76,15 @@ fn run_with(
         let _ = sinks.stderr.write_all(b"vm: the program has no entry point\n");
         return COMPILE_ERROR_EXIT_CODE;
     };
+    let timeline = vm_options.trace.timeline.clone();
     match Vm::load(program, sinks, vm_options) {
         Ok(mut vm) => {
             let mut code = vm.run_entry_point(main);
             if code == 0 {
                 code = run_benchmarks(&mut vm, benchmarks);
+            }
+            if let Some(path) = timeline {
+                write_timeline(&mut vm, &path);
             }
             vm.flush();
             release(vm);
@@ -102,6 +107,16 @@ fn run_benchmarks(vm: &mut Vm, benchmarks: &Benchmarks) -> i32 {
             vm.write_stderr("vm bench: the program asked for no benchmarks (call BenchmarkSwitcher.FromAssembly(...).Run(args) or BenchmarkRunner.Run<T>() from Main)\n");
             bench::BENCH_ERROR_EXIT_CODE
         }
+    }
+}
+
+/// Draws the run's events into `path`: Chrome's trace format for a `.json` file, else SVG.
+/// A file that cannot be written is reported, without changing the program's exit code.
+fn write_timeline(vm: &mut Vm, path: &Path) {
+    let is_json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let text = if is_json { trace::chrome::render(vm.trace_events()) } else { trace::svg::render(vm.trace_events()) };
+    if let Err(e) = std::fs::write(path, text) {
+        vm.write_stderr(&format!("vm: cannot write the timeline '{}': {e}\n", path.display()));
     }
 }
 

@@ -33,6 +33,10 @@ options:
   --seed N                     seed for new Random() (default 0)
   --stats                      print allocation statistics after the run
   --max-steps N                stop after about N loop iterations (for untrusted programs)
+  --trace                      print what threads, the thread pool, awaits and execution
+                               contexts do, on virtual time, to standard error
+  --timeline FILE              draw the run into FILE: an SVG picture (one lane per thread),
+                               or Chrome/Perfetto trace JSON if FILE ends in .json
 ";
 
 /// A command-line mistake: printed with the usage text, exit code 2.
@@ -87,6 +91,8 @@ fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
             "--seed" => vm.seed = parse_number(flag, &value()?)?,
             "--stats" => vm.stats = true,
             "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
+            "--trace" => vm.trace.print = true,
+            "--timeline" => vm.trace.timeline = Some(value()?.into()),
             _ => return Err(UsageError(format!("unknown option '{flag}'"))),
         }
         Ok(())
@@ -263,5 +269,8 @@ fn repl(args: &[String]) -> Result<i32, UsageError> {
     let mut with_file = args.to_vec();
     with_file.push(String::from("repl"));
     let cmd = parse_run(&with_file)?;
+    if cmd.vm.trace.any() {
+        return Err(UsageError("--trace and --timeline are options of vm run".into()));
+    }
     Ok(vm::repl::run(cmd.compile.lowering, cmd.vm))
 }

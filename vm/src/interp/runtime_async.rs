@@ -30,6 +30,7 @@ use crate::runtime::heap::GcRef;
 use crate::runtime::native::NativeId;
 use crate::runtime::object::{Continuation, Obj, Outcome};
 use crate::runtime::thread::{Frame, FrameKind};
+use crate::runtime::trace::event::SuspensionKind;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
@@ -89,6 +90,10 @@ impl Vm {
                 return Err(InvokeError::Fatal("await outside an async method".into()));
             };
             let link = self.save_continuation(frame, result_reg, std::mem::replace(&mut awaiter, Value::Null), contexts, callee);
+            if self.tracing() {
+                let site = self.await_site(frame.func, frame.pc);
+                self.trace_suspended(link, site, SuspensionKind::Continuation);
+            }
             let called_a_frame = callee.is_some();
             callee = Some(self.functions[frame.func.0 as usize].method);
             match tail {
@@ -275,6 +280,9 @@ impl Vm {
         };
         let (func, pc, next, result_reg, exec_ctx) = (c.func, c.pc, c.next, c.result_reg, c.exec_ctx.gc_ref());
         let n = self.functions[func.0 as usize].num_regs as usize;
+        if self.tracing() {
+            self.trace_resumed(link);
+        }
         let previous = self.execution_context();
         if self.context_flows(exec_ctx) {
             self.set_execution_context(exec_ctx);
@@ -403,10 +411,14 @@ impl Vm {
     /// Installs `ec` as the running thread's context, without change notifications (the
     /// runtime-async frames' save and restore; `notify_context_switch` follows).
     pub fn set_execution_context(&mut self, ec: Option<GcRef>) {
-        if self.execution_context() == ec {
+        let previous = self.execution_context();
+        if previous == ec {
             return;
         }
         self.set_thread_field(self.thread_ec_slot, ec);
+        if self.tracing() {
+            self.trace_context_switched(previous, ec);
+        }
     }
 
     /// After the interpreter switched the running thread from ExecutionContext `previous`

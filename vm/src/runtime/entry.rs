@@ -28,6 +28,9 @@ impl Vm {
         if let Err(message) = self.start_frame(main, &args) {
             return self.internal_error(&message);
         }
+        if self.tracing() {
+            self.trace_thread_started(0);
+        }
         self.initialize_main_class(main);
         self.sched.make_runnable(0);
         let code = self.schedule(self.async_main_waiter(main));
@@ -105,6 +108,9 @@ impl Vm {
 
     pub(super) fn thread_finished(&mut self, t: usize) {
         self.sched.threads[t].status = Status::Finished;
+        if self.tracing() {
+            self.record(crate::runtime::trace::event::Event::ThreadExited);
+        }
         for j in std::mem::take(&mut self.sched.threads[t].joiners) {
             self.unpark_with(j, Value::Bool(true));
         }

@@ -19,6 +19,7 @@ pub mod stats;
 pub mod strings;
 pub mod thread;
 pub mod thread_report;
+pub mod trace;
 pub mod type_names;
 pub mod types;
 pub mod value;
@@ -98,6 +99,8 @@ pub struct Vm {
     pub bench_requests: Vec<crate::bench::BenchRequest>,
     /// Values the host holds between calls into managed code (GC roots).
     pub host_roots: Vec<Value>,
+    /// The events of a `--trace` or `--timeline` run (`None` otherwise).
+    pub tracer: Option<Box<trace::Tracer>>,
 }
 
 impl Vm {
@@ -114,6 +117,7 @@ impl Vm {
             exception_layout: ExceptionLayout::default(),
             sched: scheduler::Scheduler::new(options.seed, options.cpus as usize),
             stats: stats::Stats::new(options.stats),
+            tracer: options.trace.any().then(|| Box::new(trace::Tracer::new(options.trace.clone()))),
             options,
             steps_taken: 0,
             object_locks: HashMap::new(),

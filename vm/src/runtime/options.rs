@@ -16,10 +16,12 @@ pub struct VmOptions {
     pub args: Vec<String>,
     /// Stop the program (as an internal error) after about this many loop iterations.
     pub max_steps: Option<u64>,
+    /// `--trace` and `--timeline`: what to do with the run's events.
+    pub trace: super::trace::TraceOptions,
 }
 
 impl Default for VmOptions {
     fn default() -> Self {
-        VmOptions { cpus: 2, seed: 0, stats: false, program_name: "program".to_string(), args: Vec::new(), max_steps: None }
+        VmOptions { cpus: 2, seed: 0, stats: false, program_name: "program".to_string(), args: Vec::new(), max_steps: None, trace: Default::default() }
     }
 }

@@ -21,6 +21,7 @@ pub mod strings;
 pub mod support;
 pub mod tasks;
 pub mod threading;
+pub mod tracing;
 
 use std::sync::LazyLock;
 
@@ -46,6 +47,7 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
         interactive::ENTRIES,
         files::ENTRIES,
         bench::ENTRIES,
+        tracing::ENTRIES,
     ];
     areas.iter().flat_map(|a| a.iter()).collect()
 });

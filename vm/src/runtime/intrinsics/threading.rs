@@ -83,6 +83,9 @@ fn start(vm: &mut Vm, args: &[Value]) -> NativeResult {
     vm.switch_to(me);
     started.map_err(NativeError::Fatal)?;
     vm.sched.make_runnable_after(t, THREAD_START_TICKS);
+    if vm.tracing() {
+        vm.trace_thread_started(t);
+    }
     Ok(Value::Null)
 }
 
