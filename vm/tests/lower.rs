@@ -25,6 +25,7 @@ fn lower(name: &str, lowering: Lowering, method: Option<&str>, bytecode: bool) -
         lowering_given: true,
         method: method.map(str::to_string),
         bytecode,
+        local_functions: false,
     };
     lower_file(&program_path(name), &source(name), &options)
 }

@@ -1,6 +1,7 @@
-//! Register liveness over a function's bytecode, and the suspension sites it serves: where
-//! a runtime-async frame can be saved into a continuation and which registers that
+//! Register liveness over bytecode, and the suspension sites it serves: where a
+//! runtime-async frame can be saved into a continuation and which registers that
 //! continuation must keep (those a later instruction, or an exception handler, may read).
+//! The peephole pass uses the same analysis on a function still being built.
 //!
 //! A standard backward data-flow: `live_in(pc) = uses(pc) ∪ (live_out(pc) − defs(pc)) ∪
 //! handlers(pc)`, where `live_out` joins the successors' `live_in`. Exception edges join the
@@ -9,9 +10,52 @@
 
 use std::rc::Rc;
 
-use super::function::{Function, HandlerKind};
+use super::function::{Function, Handler, HandlerKind, JumpTable};
 use super::opcode::{Op, Reg};
-use crate::metadata::Metadata;
+use crate::metadata::{Metadata, MethodId, MethodKind};
+
+/// The parts of a function the analysis reads: a finished [`Function`] provides them, and
+/// so does the compiler for a function it is still building.
+#[derive(Clone, Copy)]
+pub struct CodeView<'a> {
+    pub code: &'a [Op],
+    pub handlers: &'a [Handler],
+    pub tables: &'a [JumpTable],
+    pub stage: Stage<'a>,
+    pub num_regs: u16,
+    pub num_args: u16,
+}
+
+/// How far the function is built, which decides what some instructions are known to read.
+#[derive(Clone, Copy)]
+pub enum Stage<'a> {
+    /// Still in the compiler (the peephole pass). It has no spill plans yet: a spill reads
+    /// every register and a reload writes none. And the nested functions (lambdas, local
+    /// functions) it calls are compiled after it, so their metadata does not yet say
+    /// whether they take an environment: a call to one reads every register from its base.
+    Building,
+    /// A finished function, with its spill plans (`SpillToFields { plan }` saves
+    /// `spills[plan]`).
+    Built { spills: &'a [Vec<(Reg, u16)>] },
+}
+
+impl<'a> From<&'a Function> for CodeView<'a> {
+    fn from(f: &'a Function) -> CodeView<'a> {
+        let stage = Stage::Built { spills: &f.spills };
+        CodeView { code: &f.code, handlers: &f.handlers, tables: &f.tables, stage, num_regs: f.num_regs, num_args: f.num_args }
+    }
+}
+
+impl CodeView<'_> {
+    /// How many registers from its base a call to `m` reads.
+    fn call_arity(&self, meta: &Metadata, m: MethodId) -> usize {
+        let nested = matches!(meta.method(m).kind, MethodKind::Lambda | MethodKind::LocalFunction);
+        match self.stage {
+            Stage::Building if nested => usize::from(self.num_regs),
+            _ => meta.arg_count(m),
+        }
+    }
+}
 
 /// Where a runtime-async frame can suspend: after an `AwaitSuspend`, or at a `CallAsync`
 /// whose callee suspended.
@@ -35,8 +79,9 @@ pub fn suspend_sites(f: &Function, meta: &Metadata) -> Vec<SuspendSite> {
     if !f.code.iter().any(suspends) {
         return Vec::new();
     }
-    let live = Liveness::compute(f, meta);
-    let written = written_before(f, meta);
+    let view = CodeView::from(f);
+    let live = Liveness::compute(&view, meta);
+    let written = written_before(&view, meta);
     let mut sites = Vec::new();
     for (pc, op) in f.code.iter().enumerate() {
         let (result, awaiter) = match *op {
@@ -44,13 +89,13 @@ pub fn suspend_sites(f: &Function, meta: &Metadata) -> Vec<SuspendSite> {
             Op::CallAsync { dst, .. } => (Some(dst), None),
             _ => continue,
         };
-        let mut set = live.after(pc);
-        set.union(&live.handlers_at(f, pc));
+        let mut set = live.live_out[pc].clone();
+        set.union(&live.thrown(pc));
         set.intersect(&written[pc]);
         if let Some(dst) = result {
             set.remove(dst);
         }
-        let in_try = f.handlers.iter().any(|h| (h.start.0..h.end.0).contains(&(pc as u32)));
+        let in_try = handlers_covering(&view, pc).next().is_some();
         sites.push(SuspendSite { resume_pc: pc as u32 + 1, live: set.regs().collect(), in_try, result, awaiter });
     }
     sites
@@ -66,14 +111,15 @@ pub fn registers_across_awaits(f: &Function, meta: &Metadata, body_start: usize)
     if plans == 0 {
         return sites;
     }
-    let live = Liveness::compute(f, meta);
-    let written = written_before(f, meta);
+    let view = CodeView::from(f);
+    let live = Liveness::compute(&view, meta);
+    let written = written_before(&view, meta);
     let mut prologue = RegSet::new(f.num_regs as usize);
     for r in 0..f.num_args {
         prologue.insert(Reg(r));
     }
     for op in f.code.iter().take(body_start) {
-        for &d in &Effects::of(op, meta, f).defs {
+        for &d in &Effects::of(op, meta, &view).defs {
             prologue.insert(d);
         }
     }
@@ -81,7 +127,7 @@ pub fn registers_across_awaits(f: &Function, meta: &Metadata, body_start: usize)
     for (pc, op) in f.code.iter().enumerate() {
         let Op::ReloadFromFields { plan, .. } = *op else { continue };
         let (Some(site), Some(spill)) = (sites.get_mut(plan as usize), spill_pc(plan)) else { continue };
-        let mut set = live.after(pc);
+        let mut set = live.live_out[pc].clone();
         set.intersect(&written[spill]);
         for r in prologue.regs() {
             set.remove(r);
@@ -93,13 +139,19 @@ pub fn registers_across_awaits(f: &Function, meta: &Metadata, body_start: usize)
 
 /// The registers instruction `pc` of `f` writes.
 pub fn registers_written(f: &Function, meta: &Metadata, pc: usize) -> Vec<Reg> {
-    f.code.get(pc).map(|op| Effects::of(op, meta, f).defs).unwrap_or_default()
+    f.code.get(pc).map(|op| Effects::of(op, meta, &CodeView::from(f)).defs).unwrap_or_default()
+}
+
+/// The registers instruction `pc` may read, through its operands, a register range or an
+/// implied operand alike.
+pub fn registers_read(f: &CodeView<'_>, meta: &Metadata, pc: usize) -> Vec<Reg> {
+    f.code.get(pc).map(|op| Effects::of(op, meta, f).uses).unwrap_or_default()
 }
 
 /// Per instruction, the registers some path from the entry may have written before it
 /// (arguments count as written). A register live at a suspension but never written on the
 /// way there holds nothing worth saving (a conservative read, as `CallDelegate`'s).
-fn written_before(f: &Function, meta: &Metadata) -> Vec<RegSet> {
+fn written_before(f: &CodeView<'_>, meta: &Metadata) -> Vec<RegSet> {
     let n = f.code.len();
     let num_regs = f.num_regs as usize;
     let mut before = vec![RegSet::new(num_regs); n];
@@ -118,25 +170,19 @@ fn written_before(f: &Function, meta: &Metadata) -> Vec<RegSet> {
             for &d in &effects[pc].defs {
                 after.insert(d);
             }
-            for s in normal_successors(f, pc) {
+            for s in normal_successors(f, pc).into_iter().chain(handler_entries(f, pc).map(|(entry, _)| entry)) {
                 if let Some(b) = before.get_mut(s) {
                     changed |= b.union(&after);
-                }
-            }
-            for h in f.handlers.iter().filter(|h| (h.start.0..h.end.0).contains(&(pc as u32))) {
-                let mut entries = vec![h.entry.0 as usize];
-                if let HandlerKind::Filter { filter, .. } = h.kind {
-                    entries.push(filter.0 as usize);
-                }
-                for e in entries {
-                    if let Some(b) = before.get_mut(e) {
-                        changed |= b.union(&after);
-                    }
                 }
             }
         }
     }
     before
+}
+
+/// The registers spill plan `plan` saves.
+fn spilled(plans: &[Vec<(Reg, u16)>], plan: u16) -> impl Iterator<Item = Reg> + '_ {
+    plans.get(plan as usize).into_iter().flatten().map(|&(r, _)| r)
 }
 
 /// A set of registers.
@@ -171,6 +217,10 @@ impl RegSet {
         changed
     }
 
+    fn contains(&self, r: Reg) -> bool {
+        self.0.get(r.0 as usize / 64).is_some_and(|w| w & (1 << (r.0 % 64)) != 0)
+    }
+
     fn intersect(&mut self, other: &RegSet) {
         for (a, b) in self.0.iter_mut().zip(&other.0) {
             *a &= *b;
@@ -189,10 +239,10 @@ struct Effects {
 }
 
 impl Effects {
-    fn of(op: &Op, meta: &Metadata, f: &Function) -> Effects {
+    fn of(op: &Op, meta: &Metadata, f: &CodeView<'_>) -> Effects {
         let num_regs = f.num_regs;
         let mut e = Effects { uses: Vec::new(), defs: Vec::new() };
-        let range = |from: Reg, n: usize| (0..n).map(move |i| Reg(from.0 + i as u16));
+        let range = |from: Reg, n: usize| (from.0..num_regs).take(n).map(Reg);
         let to_end = |from: Reg| (from.0..num_regs).map(Reg);
         match *op {
             Op::Move { dst, src } | Op::Neg { dst, src } | Op::NegChecked { dst, src } | Op::AddI32Imm { dst, src, .. } => e.un(dst, src),
@@ -254,11 +304,11 @@ impl Effects {
                 e.defs.push(dst);
             }
             Op::Call { method, base, dst } | Op::CallVirt { method, base, dst } | Op::CallAsync { method, base, dst } => {
-                e.uses.extend(range(base, meta.arg_count(method)));
+                e.uses.extend(range(base, f.call_arity(meta, method)));
                 e.defs.push(dst);
             }
             Op::StartAsync { method, base, dst } => {
-                e.uses.extend(range(base, meta.arg_count(method)));
+                e.uses.extend(range(base, f.call_arity(meta, method)));
                 e.defs.extend([dst, Reg(dst.0 + 1)]);
             }
             Op::CallNative { base, argc, dst, .. } => {
@@ -280,11 +330,16 @@ impl Effects {
             }
             Op::SpillToFields { obj, plan } => {
                 e.uses.push(obj);
-                e.uses.extend(f.spills.get(plan as usize).into_iter().flatten().map(|&(r, _)| r));
+                match f.stage {
+                    Stage::Building => e.uses.extend(to_end(Reg(0))),
+                    Stage::Built { spills } => e.uses.extend(spilled(spills, plan)),
+                }
             }
             Op::ReloadFromFields { obj, plan } => {
                 e.uses.push(obj);
-                e.defs.extend(f.spills.get(plan as usize).into_iter().flatten().map(|&(r, _)| r));
+                if let Stage::Built { spills } = f.stage {
+                    e.defs.extend(spilled(spills, plan));
+                }
             }
             Op::YieldReturn { src, resume } => {
                 e.uses.push(src);
@@ -305,70 +360,102 @@ impl Effects {
     }
 }
 
-/// The live registers before each instruction.
-struct Liveness {
+/// Per instruction, the registers possibly read after it completes normally, and those
+/// the handlers (and filters) covering it may read if it throws.
+pub struct Liveness {
     live_in: Vec<RegSet>,
+    live_out: Vec<RegSet>,
+    /// Per instruction, where an exception it throws may go (see [`handler_entries`]).
+    catchers: Vec<Vec<(usize, Reg)>>,
     num_regs: usize,
 }
 
 impl Liveness {
-    fn compute(f: &Function, meta: &Metadata) -> Liveness {
+    pub fn compute(f: &CodeView<'_>, meta: &Metadata) -> Liveness {
         let n = f.code.len();
         let num_regs = f.num_regs as usize;
         let effects: Vec<Effects> = f.code.iter().map(|op| Effects::of(op, meta, f)).collect();
         let successors: Vec<Vec<usize>> = (0..n).map(|pc| normal_successors(f, pc)).collect();
-        let mut live = Liveness { live_in: vec![RegSet::new(num_regs); n], num_regs };
+        let catchers: Vec<Vec<(usize, Reg)>> = (0..n).map(|pc| handler_entries(f, pc).collect()).collect();
+        let mut live_in = vec![RegSet::new(num_regs); n];
+        let mut live_out = vec![RegSet::new(num_regs); n];
+        let mut set = RegSet::new(num_regs);
         let mut changed = true;
         while changed {
             changed = false;
             for pc in (0..n).rev() {
-                let mut set = RegSet::new(num_regs);
+                let out = &mut live_out[pc];
                 for &s in &successors[pc] {
-                    if let Some(l) = live.live_in.get(s) {
-                        set.union(l);
+                    if let Some(l) = live_in.get(s) {
+                        out.union(l);
                     }
                 }
+                set.clone_from(out);
                 for &d in &effects[pc].defs {
                     set.remove(d);
                 }
                 for &u in &effects[pc].uses {
                     set.insert(u);
                 }
-                set.union(&live.handlers_at(f, pc));
-                changed |= live.live_in[pc].union(&set);
-            }
-        }
-        live
-    }
-
-    /// The registers live just after `pc` falls through to the next instruction.
-    fn after(&self, pc: usize) -> RegSet {
-        self.live_in.get(pc + 1).cloned().unwrap_or_else(|| RegSet::new(self.num_regs))
-    }
-
-    /// The registers the handlers (and filters) covering `pc` may read, less the register
-    /// each receives the exception in.
-    fn handlers_at(&self, f: &Function, pc: usize) -> RegSet {
-        let mut set = RegSet::new(self.num_regs);
-        for h in f.handlers.iter().filter(|h| (h.start.0..h.end.0).contains(&(pc as u32))) {
-            let mut entries = vec![h.entry.0 as usize];
-            if let HandlerKind::Filter { filter, .. } = h.kind {
-                entries.push(filter.0 as usize);
-            }
-            for e in entries {
-                if let Some(l) = self.live_in.get(e) {
-                    let mut l = l.clone();
-                    l.remove(h.reg);
-                    set.union(&l);
+                if !catchers[pc].is_empty() {
+                    set.union(&caught(&live_in, &catchers[pc], num_regs));
                 }
+                changed |= live_in[pc].union(&set);
             }
         }
-        set
+        Liveness { live_in, live_out, catchers, num_regs }
+    }
+
+    /// Whether `r` may be read after instruction `pc` completes normally.
+    pub fn is_live_out(&self, pc: usize, r: Reg) -> bool {
+        self.live_out.get(pc).is_some_and(|set| set.contains(r))
+    }
+
+    /// Whether a handler (or filter) may read `r` if instruction `pc` throws.
+    pub fn is_read_if_thrown(&self, pc: usize, r: Reg) -> bool {
+        let entries = self.catchers.get(pc).map_or(&[][..], Vec::as_slice);
+        entries.iter().any(|&(entry, exception)| exception != r && self.live_in.get(entry).is_some_and(|l| l.contains(r)))
+    }
+
+    /// The registers a handler (or filter) may read if instruction `pc` throws.
+    fn thrown(&self, pc: usize) -> RegSet {
+        caught(&self.live_in, self.catchers.get(pc).map_or(&[][..], Vec::as_slice), self.num_regs)
     }
 }
 
+/// The registers the handler `entries` may read, less the register each receives the
+/// exception in.
+fn caught(live_in: &[RegSet], entries: &[(usize, Reg)], num_regs: usize) -> RegSet {
+    let mut set = RegSet::new(num_regs);
+    for &(entry, exception) in entries {
+        if let Some(l) = live_in.get(entry) {
+            let mut l = l.clone();
+            l.remove(exception);
+            set.union(&l);
+        }
+    }
+    set
+}
+
+/// The handlers whose protected range holds `pc`.
+fn handlers_covering<'a>(f: &CodeView<'a>, pc: usize) -> impl Iterator<Item = &'a Handler> + 'a {
+    f.handlers.iter().filter(move |h| (h.start.0..h.end.0).contains(&(pc as u32)))
+}
+
+/// Where an exception thrown at `pc` may go: the entry (and filter) of each handler
+/// covering it, with the register that receives the exception.
+fn handler_entries<'a>(f: &CodeView<'a>, pc: usize) -> impl Iterator<Item = (usize, Reg)> + 'a {
+    handlers_covering(f, pc).flat_map(|h| {
+        let filter = match h.kind {
+            HandlerKind::Filter { filter, .. } => Some(filter.0 as usize),
+            _ => None,
+        };
+        std::iter::once(h.entry.0 as usize).chain(filter).map(move |entry| (entry, h.reg))
+    })
+}
+
 /// Where control can go after `pc` without an exception.
-fn normal_successors(f: &Function, pc: usize) -> Vec<usize> {
+fn normal_successors(f: &CodeView<'_>, pc: usize) -> Vec<usize> {
     let op = &f.code[pc];
     let table = |t: u32| f.tables.get(t as usize).map(|t| t.targets.iter().map(|x| x.0 as usize).collect::<Vec<_>>()).unwrap_or_default();
     match *op {

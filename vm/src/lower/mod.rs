@@ -30,6 +30,9 @@ pub struct LowerOptions {
     pub method: Option<String>,
     /// Add the disassembly.
     pub bytecode: bool,
+    /// Show the async local functions too, found by their declared names (the methods
+    /// typed at the REPL are local functions of its top-level program).
+    pub local_functions: bool,
 }
 
 /// Why nothing could be shown.
@@ -50,9 +53,13 @@ pub fn lower_file(path: &str, source: &str, options: &LowerOptions) -> Result<St
     let mut reports = std::mem::take(&mut program.lowering_reports);
     let sinks = Sinks { stdout: Box::new(std::io::sink()), stderr: Box::new(std::io::sink()) };
     let mut vm = Vm::load(program, sinks, VmOptions::default()).map_err(LowerError::Internal)?;
-    reports.retain(|r| !matches!(vm.meta.method(r.method).kind, MethodKind::Lambda | MethodKind::LocalFunction));
+    reports.retain(|r| match vm.meta.method(r.method).kind {
+        MethodKind::Lambda => false,
+        MethodKind::LocalFunction => options.local_functions,
+        _ => true,
+    });
     reports.sort_by_key(|r| vm.meta.method(r.method).span.start);
-    let all: Vec<String> = reports.iter().map(|r| vm.meta.method(r.method).name.clone()).collect();
+    let all: Vec<String> = reports.iter().map(|r| names::declared_name(&vm.meta, r.method).to_string()).collect();
     if let Some(wanted) = &options.method {
         reports.retain(|r| named(&vm, r, wanted));
         if reports.is_empty() {
@@ -70,8 +77,9 @@ pub fn lower_file(path: &str, source: &str, options: &LowerOptions) -> Result<St
 /// Whether `wanted` is the report's method name, or its type and name.
 fn named(vm: &Vm, report: &LoweringReport, wanted: &str) -> bool {
     let md = vm.meta.method(report.method);
-    let qualified = format!("{}.{}", vm.meta.type_def(md.owner).name, md.name);
-    md.name == wanted || qualified == wanted
+    let name = names::declared_name(&vm.meta, report.method);
+    let qualified = format!("{}.{name}", vm.meta.type_def(md.owner).name);
+    name == wanted || qualified == wanted
 }
 
 fn method_section(vm: &mut Vm, report: &LoweringReport, options: &LowerOptions) -> Vec<String> {

@@ -4,7 +4,7 @@
 
 use grammar::span::Span;
 
-use crate::metadata::{FileId, Metadata, MethodId, ParamKind, TypeDefId, TypeId};
+use crate::metadata::{FileId, Metadata, MethodId, MethodKind, ParamKind, TypeDefId, TypeId};
 
 /// `t` in C#, without the `Owner.` prefix when it is nested in `owner`.
 pub fn type_name(meta: &Metadata, t: TypeId, owner: TypeDefId) -> String {
@@ -52,6 +52,16 @@ pub fn method_name(meta: &Metadata, m: MethodId) -> String {
     }
     let params: Vec<&str> = md.type_params.iter().map(|p| p.name.as_str()).collect();
     format!("{}<{}>", md.name, params.join(", "))
+}
+
+/// The name a method is asked for by: a local function's declared name (`SlowDouble`,
+/// not Roslyn's `<<Main>$>g__SlowDouble|0_0`), any other method's own.
+pub fn declared_name(meta: &Metadata, m: MethodId) -> &str {
+    let md = meta.method(m);
+    match md.name.rsplit_once("g__") {
+        Some((_, rest)) if md.kind == MethodKind::LocalFunction => rest.split('|').next().unwrap_or(rest),
+        _ => &md.name,
+    }
 }
 
 /// `public`, `private`... as declared (`private` when nothing is said).

@@ -26,6 +26,7 @@ Input continues on the next line while it is incomplete.
   #reset                      forget everything typed so far
   #load FILE                  run a file's contents as one input
   #lowering classic|runtime   how async methods are lowered from now on
+  #lower NAME                 how the async method NAME is lowered (what `vm lower` shows)
   #stats                      what the session's program allocates (modeled .NET bytes)
   #threads                    the threads of the last run and what each waits in
   #quit                       leave (or Ctrl-D)
@@ -167,6 +168,8 @@ fn run_command(command: &str, session: &mut Session) -> Command {
             "runtime" => set_lowering(session, Lowering::Runtime),
             _ => Command::Printed(String::from("#lowering takes 'classic' or 'runtime'\n")),
         },
+        "lower" if argument.is_empty() => Command::Printed(String::from("#lower takes the name of an async method declared at the prompt\n")),
+        "lower" => Command::Printed(session.lower(argument)),
         "stats" => Command::Printed(session.stats()),
         "threads" => Command::Printed(session.threads()),
         _ => Command::Printed(format!("unknown command '#{name}' (#help lists them)\n")),

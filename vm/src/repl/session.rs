@@ -10,6 +10,7 @@ use crate::metadata::SourceFile;
 use super::submission::{is_expression, split, trailing_expression, Piece, Submission};
 use crate::compiler::{self, CompileOptions, Lowering, Program};
 use crate::driver::Capture;
+use crate::lower::{lower_file, LowerError, LowerOptions};
 use crate::runtime::entry::{DEADLOCK_EXIT_CODE, UNHANDLED_EXCEPTION_EXIT_CODE};
 use crate::runtime::{Sinks, Vm, VmOptions};
 
@@ -103,6 +104,17 @@ impl Session {
         match self.run(program, options) {
             Ok(run) => run.stderr.rfind("--stats:").map_or_else(String::new, |i| run.stderr[i..].to_string()),
             Err(message) => message,
+        }
+    }
+
+    /// `vm lower`'s view of the async method `name` declared at the prompt, under the
+    /// current lowering (`#lower`).
+    pub fn lower(&self, name: &str) -> String {
+        let source = self.compose(&Submission::default()).0;
+        let options = LowerOptions { compile: self.compile_options(), lowering_given: true, method: Some(name.to_string()), bytecode: false, local_functions: true };
+        match lower_file(SESSION_FILE, &source, &options) {
+            Ok(text) => text,
+            Err(LowerError::Compile(text) | LowerError::NoSuchMethod(text) | LowerError::Internal(text)) => text.trim_end().to_string() + "\n",
         }
     }
 

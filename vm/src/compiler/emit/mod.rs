@@ -561,7 +561,10 @@ impl<'a> FnBuilder<'a> {
         let owner = self.c.meta.def_full_name(md.owner);
         let preemptible = !self.c.meta.type_def(md.owner).flags.has(crate::metadata::Flags::LIBRARY);
         let num_regs = self.max_reg.max(self.num_args).max(1);
-        let positions = peephole::optimize(peephole::Code { code: &mut self.code, handlers: &mut self.handlers, tables: &mut resolved_tables, spans: &mut self.spans, num_regs });
+        let positions = peephole::optimize(
+            peephole::Code { code: &mut self.code, handlers: &mut self.handlers, tables: &mut resolved_tables, spans: &mut self.spans, num_regs, num_args: self.num_args },
+            &self.c.meta,
+        );
         let f = Function {
             method: self.method,
             name: format!("{owner}.{}", md.name),

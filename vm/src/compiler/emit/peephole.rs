@@ -1,6 +1,6 @@
 //! The peephole pass over a finished function: removes the register-to-register moves the
-//! tree emitter leaves behind, using a register liveness analysis over the control-flow
-//! graph (jumps, jump tables, exception handlers and filters).
+//! tree emitter leaves behind, using the register liveness of `bytecode::liveness` (over
+//! jumps, jump tables, exception handlers and filters).
 //!
 //! Two rewrites, each on a pair of adjacent instructions whose second one no jump reaches:
 //! - `X -> rT; Move rV <- rT` becomes `X -> rV` when `rT` is dead afterwards (a call
@@ -13,7 +13,9 @@
 
 use grammar::span::Span;
 
+use crate::bytecode::liveness::{registers_read, CodeView, Liveness, Stage};
 use crate::bytecode::{Handler, HandlerKind, JumpTable, Op, Reg, Target};
+use crate::metadata::Metadata;
 
 /// The parts of a function the pass rewrites.
 pub struct Code<'a> {
@@ -22,6 +24,14 @@ pub struct Code<'a> {
     pub tables: &'a mut Vec<JumpTable>,
     pub spans: &'a mut Vec<(u32, Span)>,
     pub num_regs: u16,
+    pub num_args: u16,
+}
+
+impl Code<'_> {
+    /// What the liveness analysis reads.
+    fn view(&self) -> CodeView<'_> {
+        CodeView { code: self.code, handlers: self.handlers, tables: self.tables, stage: Stage::Building, num_regs: self.num_regs, num_args: self.num_args }
+    }
 }
 
 /// Rounds of rewriting (each round can expose another pair).
@@ -54,11 +64,11 @@ impl Positions {
 
 /// Runs the pass; returns where the instructions went (for positions kept outside the
 /// function, such as a state machine's body start).
-pub fn optimize(f: Code<'_>) -> Positions {
+pub fn optimize(f: Code<'_>, meta: &Metadata) -> Positions {
     let mut f = f;
     let mut positions = Positions::identity(f.code.len());
     for _ in 0..ROUNDS {
-        let deleted = rewrite_once(&mut f);
+        let deleted = rewrite_once(&mut f, meta);
         if !deleted.iter().any(|&d| d) {
             break;
         }
@@ -69,11 +79,11 @@ pub fn optimize(f: Code<'_>) -> Positions {
 
 /// One sweep of rewrites over non-overlapping instruction ranges; returns the deleted
 /// instructions.
-fn rewrite_once(f: &mut Code<'_>) -> Vec<bool> {
+fn rewrite_once(f: &mut Code<'_>, meta: &Metadata) -> Vec<bool> {
     let n = f.code.len();
     let mut deleted = vec![false; n];
     let targets = jump_targets(f);
-    let live = Liveness::compute(f);
+    let live = Liveness::compute(&f.view(), meta);
     let mut i = 0;
     while i < n {
         if let Op::Move { dst, src } = f.code[i] {
@@ -83,12 +93,12 @@ fn rewrite_once(f: &mut Code<'_>) -> Vec<bool> {
                 continue;
             }
         }
-        if is_pure(&f.code[i]) && simple_dst(&f.code[i]).is_some_and(|d| !live.live_out(i, d)) {
+        if is_pure(&f.code[i]) && simple_dst(&f.code[i]).is_some_and(|d| !live.is_live_out(i, d)) {
             deleted[i] = true;
             i += 1;
             continue;
         }
-        if let Some(next) = retarget(f, &live, &targets, i).or_else(|| forward(f, &live, &targets, i)) {
+        if let Some(next) = retarget(f, &live, &targets, i).or_else(|| forward(f, meta, &live, &targets, i)) {
             deleted[next.gone] = true;
             i = next.resume;
         } else {
@@ -107,7 +117,7 @@ struct Rewrite {
 /// `X -> rT; Move rV <- rT` with `rT` dead afterwards: `X -> rV`.
 fn retarget(f: &mut Code<'_>, live: &Liveness, targets: &[bool], i: usize) -> Option<Rewrite> {
     let Some(&Op::Move { dst: rv, src: rt }) = f.code.get(i + 1) else { return None };
-    if targets[i + 1] || rv == rt || simple_dst(&f.code[i]) != Some(rt) || live.live_out(i + 1, rt) {
+    if targets[i + 1] || rv == rt || simple_dst(&f.code[i]) != Some(rt) || live.is_live_out(i + 1, rt) {
         return None;
     }
     set_dst(&mut f.code[i], rv);
@@ -119,18 +129,18 @@ const FORWARD_WINDOW: usize = 6;
 
 /// `Move rT <- rX; ...; Y(rT)` with `rT` dead after `Y`, and neither register touched in
 /// between: `...; Y(rX)`.
-fn forward(f: &mut Code<'_>, live: &Liveness, targets: &[bool], i: usize) -> Option<Rewrite> {
+fn forward(f: &mut Code<'_>, meta: &Metadata, live: &Liveness, targets: &[bool], i: usize) -> Option<Rewrite> {
     let Op::Move { dst: rt, src: rx } = f.code[i] else { return None };
     let last = (i + FORWARD_WINDOW).min(f.code.len().saturating_sub(1));
     for k in i + 1..=last {
-        if targets[k] || live.read_if_thrown(k, rt) {
+        if targets[k] || live.is_read_if_thrown(k, rt) {
             return None;
         }
         let op = f.code[k];
-        if reads_reg(&op, f.num_regs, rt) {
-            let dead_after = !live.live_out(k, rt) || simple_dst(&op) == Some(rt);
+        if registers_read(&f.view(), meta, k).contains(&rt) {
+            let dead_after = !live.is_live_out(k, rt) || simple_dst(&op) == Some(rt);
             let mut y = op;
-            if !dead_after || !replace_reads(&mut y, rt, rx, f.num_regs) {
+            if !dead_after || !replace_reads(&mut y, rt, rx) {
                 return None;
             }
             f.code[k] = y;
@@ -149,12 +159,6 @@ fn is_pure(op: &Op) -> bool {
         op,
         Op::Move { .. } | Op::LoadNull { .. } | Op::LoadBool { .. } | Op::LoadI32 { .. } | Op::LoadConst { .. } | Op::LoadType { .. } | Op::ResolveType { .. }
     )
-}
-
-fn reads_reg(op: &Op, num_regs: u16, r: Reg) -> bool {
-    let mut found = false;
-    reads(op, num_regs, &mut |x, _| found |= x == r);
-    found
 }
 
 /// Straight-line instructions that change no register but their destination (no calls,
@@ -396,19 +400,10 @@ fn set_dst(op: &mut Op, r: Reg) {
     }
 }
 
-/// Rewrites every read of `from` in `op` to read `to`. Returns `false` (and leaves `op` as
-/// it may be half rewritten: the caller discards it) when `op` reads `from` through a
-/// register range or as an implicit operand, which cannot be redirected.
-fn replace_reads(op: &mut Op, from: Reg, to: Reg, num_regs: u16) -> bool {
-    let mut ranged = false;
-    reads(op, num_regs, &mut |r, explicit| {
-        if r == from && !explicit {
-            ranged = true;
-        }
-    });
-    if ranged {
-        return false;
-    }
+/// Rewrites every read of `from` in `op` to read `to`. Returns `false` for the
+/// instructions it does not list: those read through a register range or an implied
+/// operand (a call's arguments, a delegate's own register), which cannot be redirected.
+fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
     let swap = |r: &mut Reg| {
         if *r == from {
             *r = to;
@@ -508,321 +503,26 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg, num_regs: u16) -> bool {
     true
 }
 
-/// Calls `f(reg, explicit)` for every register `op` may read; `explicit` is false for
-/// registers read through a range or implicitly (those cannot be renamed). Ranges whose
-/// length the instruction does not tell reach up to `num_regs`. The match names every
-/// instruction, so a new one cannot be left out of the analysis.
-fn reads(op: &Op, num_regs: u16, f: &mut impl FnMut(Reg, bool)) {
-    let mut implicit = |first: Reg, count: u16| {
-        for r in first.0..first.0.saturating_add(count) {
-            f(Reg(r), false);
-        }
-    };
-    let rest = |first: Reg| num_regs.saturating_sub(first.0);
-    match *op {
-        Op::LoadNull { .. }
-        | Op::LoadBool { .. }
-        | Op::LoadI32 { .. }
-        | Op::LoadConst { .. }
-        | Op::LoadType { .. }
-        | Op::Jump { .. }
-        | Op::New { .. }
-        | Op::LoadStatic { .. }
-        | Op::InitType { .. }
-        | Op::MakeRefStatic { .. }
-        | Op::ReturnVoid => {}
-        Op::ContextFromThis { dst, this, .. } => {
-            implicit(dst, 1);
-            implicit(this, 1);
-        }
-        Op::MakeContext { class_ctx, args, count, .. } => {
-            implicit(class_ctx, 1);
-            implicit(args, count);
-        }
-        Op::NewDelegate { dst, .. } | Op::NewDelegateVirt { dst, .. } => implicit(dst, 1),
-        Op::SetDelegateContext { delegate, ctx } => {
-            implicit(delegate, 1);
-            implicit(ctx, 1);
-        }
-        Op::NewArrayMulti { dims, .. } => implicit(dims, rest(dims)),
-        Op::LoadElemMulti { arr, indexes, .. } => {
-            implicit(arr, 1);
-            implicit(indexes, rest(indexes));
-        }
-        Op::StoreElemMulti { arr, indexes, src } => {
-            implicit(arr, 1);
-            implicit(src, 1);
-            implicit(indexes, rest(indexes));
-        }
-        Op::Concat { first, count, .. } => implicit(first, count),
-        Op::Call { base, .. } | Op::CallVirt { base, .. } | Op::CallDelegate { base, .. } => implicit(base, rest(base)),
-        Op::StartAsync { base, .. } | Op::CallAsync { base, .. } => implicit(base, rest(base)),
-        Op::CallNative { base, argc, .. } => implicit(base, argc as u16),
-        Op::MakeGenerator { ty, args, count, .. } => {
-            implicit(ty, 1);
-            implicit(args, count as u16);
-        }
-        Op::EndFinally { pending, .. } => implicit(pending, 1),
-        Op::AwaitSuspend { awaiter } => implicit(awaiter, 1),
-        Op::YieldReturn { src, resume } => {
-            implicit(src, 1);
-            implicit(resume, 1);
-        }
-        Op::EndFilter { cond } => implicit(cond, 1),
-        // The registers a spill plan saves are decided after this pass: any of them.
-        Op::SpillToFields { .. } => implicit(Reg(0), num_regs),
-        Op::ReloadFromFields { obj, .. } => implicit(obj, 1),
-        Op::Move { src, .. }
-        | Op::Neg { src, .. }
-        | Op::NegChecked { src, .. }
-        | Op::AddI32Imm { src, .. }
-        | Op::BitNot { src, .. }
-        | Op::Not { src, .. }
-        | Op::Convert { src, .. }
-        | Op::ConvertChecked { src, .. }
-        | Op::CopyStruct { src, .. }
-        | Op::StoreStatic { src, .. }
-        | Op::FormatValue { src, .. }
-        | Op::TypeTest { src, .. }
-        | Op::IsInst { src, .. }
-        | Op::CastClass { src, .. }
-        | Op::Box { src, .. }
-        | Op::Unbox { src, .. }
-        | Op::Throw { src }
-        | Op::Rethrow { src }
-        | Op::Return { src }
-        | Op::JumpIfNull { src, .. }
-        | Op::JumpIfNotNull { src, .. }
-        | Op::Switch { src, .. } => f(src, true),
-        Op::Add { a, b, .. }
-        | Op::Sub { a, b, .. }
-        | Op::Mul { a, b, .. }
-        | Op::Div { a, b, .. }
-        | Op::Rem { a, b, .. }
-        | Op::AddChecked { a, b, .. }
-        | Op::SubChecked { a, b, .. }
-        | Op::MulChecked { a, b, .. }
-        | Op::BitAnd { a, b, .. }
-        | Op::BitOr { a, b, .. }
-        | Op::BitXor { a, b, .. }
-        | Op::Shl { a, b, .. }
-        | Op::Shr { a, b, .. }
-        | Op::UShr { a, b, .. }
-        | Op::Eq { a, b, .. }
-        | Op::Ne { a, b, .. }
-        | Op::Lt { a, b, .. }
-        | Op::Le { a, b, .. }
-        | Op::Gt { a, b, .. }
-        | Op::Ge { a, b, .. }
-        | Op::JumpIfLt { a, b, .. }
-        | Op::JumpIfLe { a, b, .. }
-        | Op::JumpIfGt { a, b, .. }
-        | Op::JumpIfGe { a, b, .. }
-        | Op::JumpIfEq { a, b, .. }
-        | Op::JumpIfNe { a, b, .. } => {
-            f(a, true);
-            f(b, true);
-        }
-        Op::JumpIfTrue { cond, .. } | Op::JumpIfFalse { cond, .. } => f(cond, true),
-        Op::LoadField { obj, .. } | Op::MakeRefField { obj, .. } => f(obj, true),
-        Op::StoreField { obj, src, .. } => {
-            f(obj, true);
-            f(src, true);
-        }
-        Op::LoadElem { arr, index, .. } | Op::MakeRefElem { arr, index, .. } => {
-            f(arr, true);
-            f(index, true);
-        }
-        Op::StoreElem { arr, index, src } => {
-            f(arr, true);
-            f(index, true);
-            f(src, true);
-        }
-        Op::ArrayLength { arr, .. } => f(arr, true),
-        Op::LoadRef { r, .. } => f(r, true),
-        Op::StoreRef { r, src } => {
-            f(r, true);
-            f(src, true);
-        }
-        Op::NewArray { len, .. } => f(len, true),
-        Op::NewArrayDyn { ty, len, .. } => {
-            f(ty, true);
-            f(len, true);
-        }
-        Op::ResolveType { ctx, .. } => f(ctx, true),
-        Op::NewDyn { ty, .. } | Op::DefaultDyn { ty, .. } | Op::LoadStaticDyn { ty, .. } => f(ty, true),
-        Op::StoreStaticDyn { ty, src, .. } => {
-            f(ty, true);
-            f(src, true);
-        }
-        Op::TypeTestDyn { src, ty, .. } | Op::CastClassDyn { src, ty, .. } | Op::BoxDyn { src, ty, .. } => {
-            f(src, true);
-            f(ty, true);
-        }
-    }
-}
-
-/// Live registers after each instruction (a bit set per instruction).
-struct Liveness {
-    words: usize,
-    /// `live_out[i * words..]`: registers possibly read after instruction `i` completes.
-    live_out: Vec<u64>,
-    /// `thrown[i * words..]`: registers a handler may read if instruction `i` throws.
-    thrown: Vec<u64>,
-}
-
-impl Liveness {
-    fn live_out(&self, i: usize, r: Reg) -> bool {
-        test(&self.live_out, self.words, i, r)
-    }
-
-    fn read_if_thrown(&self, i: usize, r: Reg) -> bool {
-        test(&self.thrown, self.words, i, r)
-    }
-
-    /// Backward data flow to a fixed point. An instruction inside a protected range may
-    /// throw before it writes anything, so its handler's (and filter's) live-in registers
-    /// are live before it.
-    fn compute(f: &Code<'_>) -> Liveness {
-        let n = f.code.len();
-        let words = (f.num_regs as usize).div_ceil(64).max(1);
-        let succ = successors(f);
-        let catchers = catchers(f);
-        let mut uses = vec![0u64; n * words];
-        for (i, op) in f.code.iter().enumerate() {
-            let u = &mut uses[i * words..(i + 1) * words];
-            reads(op, f.num_regs, &mut |r, _| set(u, r));
-        }
-        let mut live_in = vec![0u64; n * words];
-        let mut live_out = vec![0u64; n * words];
-        let mut out = vec![0u64; words];
-        let mut inn = vec![0u64; words];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for i in (0..n).rev() {
-                out.fill(0);
-                for &s in &succ[i] {
-                    union(&mut out, &live_in[s * words..(s + 1) * words]);
-                }
-                inn.copy_from_slice(&out);
-                if let Some(d) = simple_dst(&f.code[i]) {
-                    clear(&mut inn, d);
-                }
-                union(&mut inn, &uses[i * words..(i + 1) * words]);
-                for &h in &catchers[i] {
-                    union(&mut inn, &live_in[h * words..(h + 1) * words]);
-                }
-                let at = i * words..(i + 1) * words;
-                if live_in[at.clone()] != inn[..] {
-                    live_in[at.clone()].copy_from_slice(&inn);
-                    changed = true;
-                }
-                live_out[at].copy_from_slice(&out);
-            }
-        }
-        let mut thrown = vec![0u64; n * words];
-        for (i, hs) in catchers.iter().enumerate() {
-            for &h in hs {
-                let (dst, src) = (i * words, h * words);
-                for w in 0..words {
-                    thrown[dst + w] |= live_in[src + w];
-                }
-            }
-        }
-        Liveness { words, live_out, thrown }
-    }
-}
-
-fn test(bits: &[u64], words: usize, i: usize, r: Reg) -> bool {
-    let w = r.0 as usize / 64;
-    w >= words || bits[i * words + w] & (1 << (r.0 % 64)) != 0
-}
-
-fn union(into: &mut [u64], from: &[u64]) {
-    for (a, b) in into.iter_mut().zip(from) {
-        *a |= *b;
-    }
-}
-
-fn set(bits: &mut [u64], r: Reg) {
-    if let Some(w) = bits.get_mut(r.0 as usize / 64) {
-        *w |= 1 << (r.0 % 64);
-    }
-}
-
-fn clear(bits: &mut [u64], r: Reg) {
-    if let Some(w) = bits.get_mut(r.0 as usize / 64) {
-        *w &= !(1 << (r.0 % 64));
-    }
-}
-
-/// Where control goes after each instruction completes normally.
-fn successors(f: &Code<'_>) -> Vec<Vec<usize>> {
-    let n = f.code.len();
-    let table = |t: u32| f.tables.get(t as usize).map(|t| t.targets.clone()).unwrap_or_default();
-    let valid = |t: Target| (t.0 as usize) < n;
-    (0..n)
-        .map(|i| {
-            let mut out: Vec<Target> = Vec::new();
-            let falls = !matches!(f.code[i], Op::Jump { .. } | Op::Return { .. } | Op::ReturnVoid | Op::Throw { .. } | Op::Rethrow { .. } | Op::EndFilter { .. });
-            if falls {
-                out.push(Target(i as u32 + 1));
-            }
-            if let Some(t) = f.code[i].jump_target() {
-                out.push(t);
-            }
-            match f.code[i] {
-                Op::Switch { table: t, .. } | Op::EndFinally { table: t, .. } => out.extend(table(t)),
-                _ => {}
-            }
-            out.into_iter().filter(|&t| valid(t)).map(|t| t.0 as usize).collect()
-        })
-        .collect()
-}
-
-/// The handler (and filter) entries an exception thrown by each instruction may reach.
-fn catchers(f: &Code<'_>) -> Vec<Vec<usize>> {
-    let n = f.code.len();
-    let mut out = vec![Vec::new(); n];
-    for h in f.handlers.iter() {
-        let end = (h.end.0 as usize).min(n);
-        for entry in out.iter_mut().take(end).skip(h.start.0 as usize) {
-            if (h.entry.0 as usize) < n {
-                entry.push(h.entry.0 as usize);
-            }
-            if let HandlerKind::Filter { filter, .. } = h.kind {
-                if (filter.0 as usize) < n {
-                    entry.push(filter.0 as usize);
-                }
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::native::NativeId;
 
     fn run(code: Vec<Op>, num_regs: u16) -> Vec<Op> {
         let mut code = code;
         let (mut handlers, mut tables, mut spans) = (Vec::new(), Vec::new(), Vec::new());
-        optimize(Code { code: &mut code, handlers: &mut handlers, tables: &mut tables, spans: &mut spans, num_regs });
+        optimize(Code { code: &mut code, handlers: &mut handlers, tables: &mut tables, spans: &mut spans, num_regs, num_args: 0 }, &Metadata::empty());
         code
     }
 
     #[test]
     fn call_result_goes_straight_to_the_local() {
         let code = vec![
-            Op::Call { method: crate::metadata::MethodId(1), base: Reg(3), dst: Reg(3) },
+            Op::CallNative { native: NativeId(1), base: Reg(3), argc: 1, dst: Reg(3) },
             Op::Move { dst: Reg(2), src: Reg(3) },
             Op::Return { src: Reg(2) },
         ];
-        assert_eq!(
-            run(code, 4),
-            vec![Op::Call { method: crate::metadata::MethodId(1), base: Reg(3), dst: Reg(2) }, Op::Return { src: Reg(2) }]
-        );
+        assert_eq!(run(code, 4), vec![Op::CallNative { native: NativeId(1), base: Reg(3), argc: 1, dst: Reg(2) }, Op::Return { src: Reg(2) }]);
     }
 
     #[test]
@@ -880,7 +580,7 @@ mod tests {
         let mut c = code.clone();
         let mut handlers = vec![Handler { start: Target(1), end: Target(2), kind: HandlerKind::Finally, entry: Target(3), reg: Reg(0) }];
         let (mut tables, mut spans) = (Vec::new(), Vec::new());
-        optimize(Code { code: &mut c, handlers: &mut handlers, tables: &mut tables, spans: &mut spans, num_regs: 4 });
+        optimize(Code { code: &mut c, handlers: &mut handlers, tables: &mut tables, spans: &mut spans, num_regs: 4, num_args: 0 }, &Metadata::empty());
         assert_eq!(c, code);
     }
 }

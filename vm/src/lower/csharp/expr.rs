@@ -436,11 +436,7 @@ impl<V: View> Writer<'_, V> {
     /// (`<Main>b__0_0`), the declared one for a local function.
     pub(super) fn nested_name(&self, n: NestedId) -> String {
         let Some(&m) = self.nested.get(n.0 as usize) else { return format!("<nested {}>", n.0) };
-        let name = &self.meta.method(m).name;
-        match name.split_once("g__") {
-            Some((_, rest)) => rest.split('|').next().unwrap_or(rest).to_string(),
-            None => name.clone(),
-        }
+        crate::lower::names::declared_name(self.meta, m).to_string()
     }
 
     pub(super) fn type_text(&self, t: TypeId) -> String {
