@@ -555,11 +555,7 @@ impl crate::compiler::Compiler {
         let md = &mut self.meta.methods[m.index()];
         match env {
             NestedEnv::None => md.flags.set(Flags::STATIC),
-            NestedEnv::This => md.flags.0 &= !Flags::STATIC,
-            NestedEnv::Display(_) => md.flags.0 &= !Flags::STATIC,
-        }
-        if let NestedEnv::Display(_) = env {
-            let _ = md;
+            NestedEnv::This | NestedEnv::Display(_) => md.flags.0 &= !Flags::STATIC,
         }
     }
 }
