@@ -164,9 +164,8 @@ impl Vm {
         }
     }
 
-    /// Concatenates string values (`null` counts as empty).
-    /// The concatenation of the strings in absolute registers `first..first + count`,
-    /// built in one exact-size buffer.
+    /// The concatenation of the strings in absolute registers `first..first + count`
+    /// (`null` counts as empty), built in one exact-size buffer.
     pub(super) fn concat_regs(&mut self, first: usize, count: usize) -> Result<Value, NativeError> {
         let parts = &self.thread.regs[first..first + count];
         if parts.iter().any(|&p| plain_integer(p).is_some()) {
@@ -182,14 +181,15 @@ impl Vm {
         Ok(self.alloc_utf16(out))
     }
 
-    /// [`Vm::concat_regs`] when some parts are integers: each integer is written as its `ToString()` would print it in the current culture.
+    /// [`Vm::concat_regs`] when some parts are integers: each integer is written as its
+    /// `ToString()` would print it in the current culture.
     fn concat_with_integers(&mut self, first: usize, count: usize) -> Result<Value, NativeError> {
         let plain_minus = self.current_number_format().negative_sign == "-";
-        let mut out: Vec<u16> = Vec::new();
+        let mut out: Vec<u16> = Vec::with_capacity(64);
         for i in first..first + count {
             let part = self.thread.regs[i];
             match plain_integer(part) {
-                Some(n) if plain_minus => out.extend_from_slice(&decimal_units(n)),
+                Some(n) if plain_minus => write_decimal(&mut out, n),
                 Some(_) => {
                     let text = self.format_value(part, None)?;
                     out.extend_from_slice(self.str_units(text).unwrap_or_default());
@@ -399,6 +399,13 @@ fn plain_integer(v: Value) -> Option<i128> {
 
 /// The decimal digits of `i` as UTF-16, with a leading `-` if negative.
 fn decimal_units(i: i128) -> Vec<u16> {
+    let mut out = Vec::new();
+    write_decimal(&mut out, i);
+    out
+}
+
+/// Appends the decimal digits of `i` as UTF-16 to `out`, with a leading `-` if negative.
+fn write_decimal(out: &mut Vec<u16>, i: i128) {
     let mut digits = [0u16; 40];
     let mut at = digits.len();
     let magnitude = i.unsigned_abs();
@@ -420,7 +427,7 @@ fn decimal_units(i: i128) -> Vec<u16> {
         at -= 1;
         digits[at] = b'-' as u16;
     }
-    digits[at..].to_vec()
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// Writes the decimal digits of `n` right to left, ending just before `digits[*at]`.
