@@ -32,15 +32,7 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn new(values: Vec<Value>, interps: HashMap<u32, Vec<InterpolationPart>>) -> Ctx {
-        Ctx {
-            values,
-            interps,
-            diagnostics: Vec::new(),
-            recoveries: Vec::new(),
-            query_params: 0,
-            eof_brace_span: Span::default(),
-            used_eof_brace: false,
-        }
+        Ctx { values, interps, diagnostics: Vec::new(), recoveries: Vec::new(), query_params: 0, eof_brace_span: Span::default(), used_eof_brace: false }
     }
 
     pub fn ident(&self, t: &Lexeme, l: usize, r: usize) -> Ident {
@@ -171,15 +163,8 @@ impl TypeHead {
         head
     }
 
-    pub fn delegate(
-        ret: TypeSyntax,
-        name: Ident,
-        type_params: Option<Vec<TypeParam>>,
-        params: Vec<Param>,
-        constraints: Vec<TypeParamConstraint>,
-    ) -> TypeHead {
-        let mut head =
-            TypeHead::new(TypeKind::Delegate, name, type_params, Some(params), None, constraints, Vec::new());
+    pub fn delegate(ret: TypeSyntax, name: Ident, type_params: Option<Vec<TypeParam>>, params: Vec<Param>, constraints: Vec<TypeParamConstraint>) -> TypeHead {
+        let mut head = TypeHead::new(TypeKind::Delegate, name, type_params, Some(params), None, constraints, Vec::new());
         head.delegate_return = Some(ret);
         head
     }
@@ -192,23 +177,10 @@ pub struct LocalDecl {
 }
 
 impl LocalDecl {
-    pub fn new(
-        mods: Option<Modifiers>,
-        is_using: bool,
-        ty: TypeSyntax,
-        declarators: Vec<VarDeclarator>,
-        l: usize,
-        r: usize,
-    ) -> LocalDecl {
+    pub fn new(mods: Option<Modifiers>, is_using: bool, ty: TypeSyntax, declarators: Vec<VarDeclarator>, l: usize, r: usize) -> LocalDecl {
         let bits = mods.map_or(0, |m| m.bits);
-        let decl = LocalVarDecl {
-            is_const: bits & Modifiers::CONST != 0,
-            is_using,
-            is_ref: bits & Modifiers::REF != 0,
-            ty,
-            declarators,
-            span: Span::new(l, r),
-        };
+        let decl =
+            LocalVarDecl { is_const: bits & Modifiers::CONST != 0, is_using, is_ref: bits & Modifiers::REF != 0, ty, declarators, span: Span::new(l, r) };
         LocalDecl { decl, mods }
     }
 }
@@ -407,11 +379,7 @@ pub fn attribute(n: Vec<(NameSegment, Span)>, args: Vec<AttributeArg>, l: usize,
     Attribute { target: None, name: named_type(n), args, span: Span::new(l, r) }
 }
 
-pub fn bases(
-    first: TypeSyntax,
-    args: Option<Vec<Arg>>,
-    rest: Vec<TypeSyntax>,
-) -> (Vec<TypeSyntax>, Option<Vec<Arg>>) {
+pub fn bases(first: TypeSyntax, args: Option<Vec<Arg>>, rest: Vec<TypeSyntax>) -> (Vec<TypeSyntax>, Option<Vec<Arg>>) {
     let mut all = vec![first];
     all.extend(rest);
     (all, args)
@@ -427,14 +395,7 @@ pub fn type_constraint(t: TypeSyntax) -> Constraint {
     }
 }
 
-pub fn type_decl(
-    _ctx: &mut Ctx,
-    attributes: Option<Vec<Attribute>>,
-    mods: Option<Modifiers>,
-    head: TypeHead,
-    l: usize,
-    r: usize,
-) -> TypeDecl {
+pub fn type_decl(_ctx: &mut Ctx, attributes: Option<Vec<Attribute>>, mods: Option<Modifiers>, head: TypeHead, l: usize, r: usize) -> TypeDecl {
     TypeDecl {
         attributes: attributes.unwrap_or_default(),
         modifiers: mods.unwrap_or_else(|| no_modifiers(l)),
@@ -473,11 +434,7 @@ pub fn namespace_member(ctx: &mut Ctx, m: Option<MemberDecl>) -> TopItem {
         Some(MemberDecl::Type(t)) => TopItem::Type(t),
         Some(MemberDecl::Error(_)) | None => TopItem::Nothing,
         Some(other) => {
-            ctx.error(
-                "CS0116",
-                "A namespace cannot directly contain members such as fields, methods or statements",
-                member_name_span(&other),
-            );
+            ctx.error("CS0116", "A namespace cannot directly contain members such as fields, methods or statements", member_name_span(&other));
             TopItem::Nothing
         }
     }
@@ -497,12 +454,7 @@ fn member_name_span(m: &MemberDecl) -> Span {
     }
 }
 
-pub fn using_namespace(
-    ctx: &mut Ctx,
-    is_global: bool,
-    n: Vec<(NameSegment, Span)>,
-    span: Span,
-) -> UsingDirective {
+pub fn using_namespace(ctx: &mut Ctx, is_global: bool, n: Vec<(NameSegment, Span)>, span: Span) -> UsingDirective {
     let name_span = name_span(&n);
     let mut parts = Vec::new();
     for (seg, seg_span) in n {
@@ -516,20 +468,14 @@ pub fn using_namespace(
 }
 
 /// Splits `IFoo<int>.Bar<T>` into the explicit interface, the name and type parameters.
-fn split_member_name(
-    ctx: &mut Ctx,
-    mut parts: Vec<NamePart>,
-) -> (Option<TypeSyntax>, Ident, Vec<TypeParam>) {
+fn split_member_name(ctx: &mut Ctx, mut parts: Vec<NamePart>) -> (Option<TypeSyntax>, Ident, Vec<TypeParam>) {
     let last = parts.pop().unwrap_or_else(|| NamePart { name: ident("", 0, 0), args: Vec::new() });
     let type_params = last.args.into_iter().filter_map(|(attrs, t)| type_param(ctx, attrs, t)).collect();
     let explicit = if parts.is_empty() {
         None
     } else {
         let span = parts[0].name.span.to(parts[parts.len() - 1].name.span);
-        let segs = parts
-            .into_iter()
-            .map(|p| NameSegment { name: p.name, type_args: p.args.into_iter().map(|(_, t)| t).collect() })
-            .collect();
+        let segs = parts.into_iter().map(|p| NameSegment { name: p.name, type_args: p.args.into_iter().map(|(_, t)| t).collect() }).collect();
         Some(TypeSyntax { kind: TypeSyntaxKind::Named(segs), span })
     };
     (explicit, last.name, type_params)
@@ -548,35 +494,15 @@ fn type_param(ctx: &mut Ctx, attributes: Vec<Attribute>, t: TypeSyntax) -> Optio
     }
 }
 
-pub fn member_decl(
-    ctx: &mut Ctx,
-    attributes: Option<Vec<Attribute>>,
-    mods: Option<Modifiers>,
-    rest: MemberRest,
-    l: usize,
-    r: usize,
-) -> MemberDecl {
+pub fn member_decl(ctx: &mut Ctx, attributes: Option<Vec<Attribute>>, mods: Option<Modifiers>, rest: MemberRest, l: usize, r: usize) -> MemberDecl {
     let attributes = attributes.unwrap_or_default();
     let modifiers = mods.unwrap_or_else(|| no_modifiers(l));
     let span = Span::new(l, r);
     match rest {
-        MemberRest::Field(ty, declarators) => {
-            MemberDecl::Field(FieldDecl { attributes, modifiers, ty, declarators, span })
-        }
+        MemberRest::Field(ty, declarators) => MemberDecl::Field(FieldDecl { attributes, modifiers, ty, declarators, span }),
         MemberRest::Method(return_type, name, params, constraints, body) => {
             let (explicit_interface, name, type_params) = split_member_name(ctx, name);
-            MemberDecl::Method(MethodDecl {
-                attributes,
-                modifiers,
-                return_type,
-                explicit_interface,
-                name,
-                type_params,
-                params,
-                constraints,
-                body,
-                span,
-            })
+            MemberDecl::Method(MethodDecl { attributes, modifiers, return_type, explicit_interface, name, type_params, params, constraints, body, span })
         }
         MemberRest::Property(ty, name, acc, initializer) => {
             let (explicit_interface, name, _) = split_member_name(ctx, name);
@@ -600,15 +526,9 @@ pub fn member_decl(
         MemberRest::Constructor(name, params, initializer, body) => {
             MemberDecl::Constructor(ConstructorDecl { attributes, modifiers, name, params, initializer, body, span })
         }
-        MemberRest::Destructor(name, body) => MemberDecl::Destructor(ConstructorDecl {
-            attributes,
-            modifiers,
-            name,
-            params: Vec::new(),
-            initializer: None,
-            body,
-            span,
-        }),
+        MemberRest::Destructor(name, body) => {
+            MemberDecl::Destructor(ConstructorDecl { attributes, modifiers, name, params: Vec::new(), initializer: None, body, span })
+        }
         MemberRest::Operator(return_type, op, params, body) => {
             let op = match op {
                 OpToken::Plus if params.len() == 1 => OverloadableOp::Unary(UnaryOp::Plus),
@@ -619,9 +539,7 @@ pub fn member_decl(
             };
             MemberDecl::Operator(OperatorDecl { attributes, modifiers, return_type, op, params, body, span })
         }
-        MemberRest::Event(ty, declarators) => {
-            MemberDecl::Event(EventDecl { attributes, modifiers, ty, declarators, accessors: None, span })
-        }
+        MemberRest::Event(ty, declarators) => MemberDecl::Event(EventDecl { attributes, modifiers, ty, declarators, accessors: None, span }),
         MemberRest::EventAccessors(ty, name, acc) => {
             let (_, name, _) = split_member_name(ctx, name);
             let decl = VarDeclarator { span: name.span, name, init: None };
@@ -649,15 +567,7 @@ fn interface_type(prefix: Option<TypeSyntax>, last: Ident) -> TypeSyntax {
     }
 }
 
-pub fn accessor(
-    ctx: &mut Ctx,
-    attributes: Option<Vec<Attribute>>,
-    mods: Option<Modifiers>,
-    name: Ident,
-    body: Option<Body>,
-    l: usize,
-    r: usize,
-) -> Accessor {
+pub fn accessor(ctx: &mut Ctx, attributes: Option<Vec<Attribute>>, mods: Option<Modifiers>, name: Ident, body: Option<Body>, l: usize, r: usize) -> Accessor {
     let kind = match name.name.as_str() {
         "get" => AccessorKind::Get,
         "set" => AccessorKind::Set,
@@ -669,13 +579,7 @@ pub fn accessor(
             AccessorKind::Get
         }
     };
-    Accessor {
-        attributes: attributes.unwrap_or_default(),
-        modifiers: mods.unwrap_or_else(|| no_modifiers(l)),
-        kind,
-        body,
-        span: Span::new(l, r),
-    }
+    Accessor { attributes: attributes.unwrap_or_default(), modifiers: mods.unwrap_or_else(|| no_modifiers(l)), kind, body, span: Span::new(l, r) }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -777,19 +681,8 @@ pub fn var_declaration(d: Designation, l: usize, var_end: usize, r: usize) -> Ex
 
 pub fn anonymous_method(params: Option<Vec<Param>>, body: Block, span: Span) -> ExprKind {
     let parenthesized = params.is_some();
-    let params = params
-        .unwrap_or_default()
-        .into_iter()
-        .map(|p| LambdaParam { modifier: p.modifier, ty: Some(p.ty), name: p.name, span: p.span })
-        .collect();
-    let lambda = Lambda {
-        is_async: false,
-        is_static: false,
-        params,
-        parenthesized,
-        body: Body::Block(body),
-        span,
-    };
+    let params = params.unwrap_or_default().into_iter().map(|p| LambdaParam { modifier: p.modifier, ty: Some(p.ty), name: p.name, span: p.span }).collect();
+    let lambda = Lambda { is_async: false, is_static: false, params, parenthesized, body: Body::Block(body), span };
     ExprKind::AnonymousMethod(Box::new(lambda))
 }
 
@@ -812,13 +705,7 @@ pub fn lambda(
 /// `new T[n, m][]..`: the created array has one dimension per size; the trailing rank
 /// specifiers belong to the element type. Sizes after a rank specifier (`new int[][3]`)
 /// are CS0178, as only the first specifier may give sizes.
-pub fn new_array_sized(
-    ctx: &mut Ctx,
-    t: TypeSyntax,
-    sizes: Vec<Expr>,
-    ranks: Vec<u32>,
-    init: Option<Vec<Expr>>,
-) -> ExprKind {
+pub fn new_array_sized(ctx: &mut Ctx, t: TypeSyntax, sizes: Vec<Expr>, ranks: Vec<u32>, init: Option<Vec<Expr>>) -> ExprKind {
     if matches!(t.kind, TypeSyntaxKind::Array(..)) {
         if let Some(first) = sizes.first() {
             ctx.error("CS0178", "Invalid rank specifier: expected ',' or ']'", first.span);
@@ -894,12 +781,7 @@ pub fn declaration_pattern(ty: TypeSyntax, name: Ident) -> PatternKind {
 }
 
 /// Positional/property patterns; `(p)` alone is just a parenthesized pattern.
-pub fn recursive_pattern(
-    ty: Option<TypeSyntax>,
-    positional: Option<Vec<SubPattern>>,
-    properties: Option<Vec<SubPattern>>,
-    name: Option<Ident>,
-) -> PatternKind {
+pub fn recursive_pattern(ty: Option<TypeSyntax>, positional: Option<Vec<SubPattern>>, properties: Option<Vec<SubPattern>>, name: Option<Ident>) -> PatternKind {
     if ty.is_none() && properties.is_none() && name.is_none() {
         if let Some(pos) = &positional {
             if let [single] = pos.as_slice() {

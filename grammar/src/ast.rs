@@ -559,7 +559,10 @@ pub enum ForInit {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ForeachTarget {
-    Single { ty: TypeSyntax, name: Ident },
+    Single {
+        ty: TypeSyntax,
+        name: Ident,
+    },
     /// `var (a, b)` or `(int a, string b)`.
     Deconstruction(Expr),
 }
@@ -745,9 +748,15 @@ pub enum ExprKind {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
     /// Integer literal value and its suffix (`u`, `l`, `ul`).
-    Int { value: u64, suffix: IntSuffix },
+    Int {
+        value: u64,
+        suffix: IntSuffix,
+    },
     /// Real literal: `1.5`, `1e3`, `2f`, `3d`.
-    Real { value: f64, suffix: RealSuffix },
+    Real {
+        value: f64,
+        suffix: RealSuffix,
+    },
     /// `1.5m`: the literal's text without suffix (the compiler parses it exactly).
     Decimal(String),
     /// A UTF-16 code unit.
@@ -944,14 +953,20 @@ pub enum PatternKind {
     /// `var x` / `var (a, b)`.
     Var(Designation),
     /// `T x` (declaration pattern).
-    Declaration { ty: TypeSyntax, name: Designation },
+    Declaration {
+        ty: TypeSyntax,
+        name: Designation,
+    },
     /// `T` (type pattern). The parser may produce `Constant(Name)` for a bare identifier
     /// that is really a type; the compiler decides.
     Type(TypeSyntax),
     /// `1`, `"a"`, `null`, `Color.Red`.
     Constant(Expr),
     /// `< 5`, `>= 'a'`.
-    Relational { op: BinaryOp, value: Expr },
+    Relational {
+        op: BinaryOp,
+        value: Expr,
+    },
     Not(Box<Pattern>),
     And(Box<Pattern>, Box<Pattern>),
     Or(Box<Pattern>, Box<Pattern>),

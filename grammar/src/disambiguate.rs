@@ -67,29 +67,13 @@ impl Frame {
     fn is_expr_list(self) -> bool {
         matches!(
             self,
-            Frame::Args
-                | Frame::ParenExpr
-                | Frame::Index
-                | Frame::Collection
-                | Frame::Initializer
-                | Frame::IndexInit
-                | Frame::NewSizes
-                | Frame::Attribute
+            Frame::Args | Frame::ParenExpr | Frame::Index | Frame::Collection | Frame::Initializer | Frame::IndexInit | Frame::NewSizes | Frame::Attribute
         )
     }
 
     /// Frames that hold statements or declarations.
     fn is_statement_level(self) -> bool {
-        matches!(
-            self,
-            Frame::TopLevel
-                | Frame::Namespace
-                | Frame::TypeBody
-                | Frame::EnumBody
-                | Frame::AccessorList
-                | Frame::Block
-                | Frame::SwitchBlock
-        )
+        matches!(self, Frame::TopLevel | Frame::Namespace | Frame::TypeBody | Frame::EnumBody | Frame::AccessorList | Frame::Block | Frame::SwitchBlock)
     }
 }
 
@@ -182,15 +166,7 @@ pub fn disambiguate(tokens: Vec<Lexeme>, values: &[Value], text_len: usize, expr
     let kinds: Vec<Token> = tokens.iter().map(|t| t.kind).collect();
     let matching = match_brackets(&kinds);
     let root = if expression { Frame::ExprRoot } else { Frame::TopLevel };
-    let mut pass = Pass {
-        toks: tokens,
-        kinds,
-        matching,
-        values,
-        out: Vec::new(),
-        closed: Vec::new(),
-        frames: vec![State::new(root, usize::MAX, Pat::Off)],
-    };
+    let mut pass = Pass { toks: tokens, kinds, matching, values, out: Vec::new(), closed: Vec::new(), frames: vec![State::new(root, usize::MAX, Pat::Off)] };
     pass.run();
     pass.finish(text_len, expression)
 }
@@ -217,8 +193,7 @@ fn starts_pattern(k: Token) -> bool {
         || k.is_predefined_type()
         || matches!(
             k,
-            Ident | LParen | LBracket | LBrace | Lt | Gt | LtEq | GtEq | Minus | Plus | Tilde | Bang | DotDot | Default
-                | Typeof | KwNot | KwVarDecon
+            Ident | LParen | LBracket | LBrace | Lt | Gt | LtEq | GtEq | Minus | Plus | Tilde | Bang | DotDot | Default | Typeof | KwNot | KwVarDecon
         )
 }
 
@@ -312,9 +287,7 @@ impl<'a> Pass<'a> {
             Some(Token::RParen) => !matches!(self.prev_closed(), Some(Frame::Control(_) | Frame::Cast | Frame::TupleType)),
             Some(Token::RBracket) => matches!(self.prev_closed(), Some(Frame::Index | Frame::Collection)),
             Some(Token::RBrace) => matches!(self.prev_closed(), Some(Frame::Initializer | Frame::SwitchExpr)),
-            Some(k) => {
-                k.is_literal() || matches!(k, Token::Ident | Token::This | Token::Base | Token::GenericGt)
-            }
+            Some(k) => k.is_literal() || matches!(k, Token::Ident | Token::This | Token::Base | Token::GenericGt),
             None => false,
         }
     }
@@ -331,8 +304,7 @@ impl<'a> Pass<'a> {
                         || prev == Token::Comma
                         || (prev == Token::RBracket && self.prev_closed() == Some(Frame::Attribute)))
             }
-            Frame::EnumBody => matches!(prev, Token::LBrace | Token::Comma)
-                || (prev == Token::RBracket && self.prev_closed() == Some(Frame::Attribute)),
+            Frame::EnumBody => matches!(prev, Token::LBrace | Token::Comma) || (prev == Token::RBracket && self.prev_closed() == Some(Frame::Attribute)),
             f if f.is_statement_level() => {
                 if f == Frame::TypeBody && st.in_expr {
                     return false;
@@ -341,14 +313,7 @@ impl<'a> Pass<'a> {
                     Token::Semi | Token::LBrace => true,
                     Token::RBrace => matches!(
                         self.prev_closed(),
-                        Some(
-                            Frame::Block
-                                | Frame::TypeBody
-                                | Frame::EnumBody
-                                | Frame::AccessorList
-                                | Frame::Namespace
-                                | Frame::SwitchBlock
-                        )
+                        Some(Frame::Block | Frame::TypeBody | Frame::EnumBody | Frame::AccessorList | Frame::Namespace | Frame::SwitchBlock)
                     ),
                     Token::RBracket => self.prev_closed() == Some(Frame::Attribute),
                     Token::Colon => f == Frame::SwitchBlock,
@@ -491,9 +456,7 @@ impl<'a> Pass<'a> {
             "and" if self.combinator_role(i) => Token::KwAnd,
             "or" if self.combinator_role(i) => Token::KwOr,
             "not" if self.not_role(i) => Token::KwNot,
-            "with" if next == Some(Token::LBrace) && self.prev_is_expr_end() && !self.top().member_header() => {
-                Token::KwWith
-            }
+            "with" if next == Some(Token::LBrace) && self.prev_is_expr_end() && !self.top().member_header() => Token::KwWith,
             "nameof" if next == Some(Token::LParen) => Token::KwNameof,
             "global" if matches!(next, Some(Token::ColonColon | Token::Using)) => Token::KwGlobal,
             "partial" if self.partial_role(i) => Token::KwPartial,
@@ -508,9 +471,7 @@ impl<'a> Pass<'a> {
         if self.is(i + 1, Token::Ident) && self.is(i + 2, Token::In) {
             return true;
         }
-        Scanner::new(&self.kinds, &self.matching)
-            .scan_type(i + 1)
-            .is_some_and(|s| self.is(s.end, Token::Ident) && self.is(s.end + 1, Token::In))
+        Scanner::new(&self.kinds, &self.matching).scan_type(i + 1).is_some_and(|s| self.is(s.end, Token::Ident) && self.is(s.end + 1, Token::In))
     }
 
     /// Query keywords: `from` starting a query, and the clause keywords inside one.
@@ -566,9 +527,7 @@ impl<'a> Pass<'a> {
 
     /// A tuple type starts at `open` and the token after it satisfies `follow`.
     fn tuple_type_then(&self, open: usize, follow: impl Fn(Token) -> bool) -> bool {
-        Scanner::new(&self.kinds, &self.matching)
-            .scan_tuple_type(open)
-            .is_some_and(|s| self.kind(s.end).is_some_and(follow))
+        Scanner::new(&self.kinds, &self.matching).scan_tuple_type(open).is_some_and(|s| self.kind(s.end).is_some_and(follow))
     }
 
     /// `await` as an operator: followed by something that can be awaited (not by an
@@ -585,10 +544,7 @@ impl<'a> Pass<'a> {
     fn record_role(&self, i: usize) -> bool {
         match self.kind(i + 1) {
             Some(Token::Class | Token::Struct) => true,
-            Some(Token::Ident) => matches!(
-                self.kind(i + 2),
-                Some(Token::LParen | Token::LBrace | Token::Lt | Token::Colon | Token::Semi)
-            ),
+            Some(Token::Ident) => matches!(self.kind(i + 2), Some(Token::LParen | Token::LBrace | Token::Lt | Token::Colon | Token::Semi)),
             _ => false,
         }
     }
@@ -701,9 +657,8 @@ impl<'a> Pass<'a> {
         use Token::*;
         let Some(f) = self.kind(follow) else { return true };
         match f {
-            LParen | RParen | RBracket | RBrace | Colon | Semi | Comma | Dot | Question | EqEq | NotEq | Pipe
-            | Caret | AmpAmp | PipePipe | Amp | LBracket | FatArrow | LBrace | QuestionQuestion | Is | As
-            | ColonColon => true,
+            LParen | RParen | RBracket | RBrace | Colon | Semi | Comma | Dot | Question | EqEq | NotEq | Pipe | Caret | AmpAmp | PipePipe | Amp | LBracket
+            | FatArrow | LBrace | QuestionQuestion | Is | As | ColonColon => true,
             Ident | This | Operator => self.declaration_context(),
             _ => false,
         }
@@ -717,10 +672,7 @@ impl<'a> Pass<'a> {
         }
         let start = self.name_start();
         let before = start.checked_sub(1).map(|j| self.out[j].kind);
-        matches!(
-            before,
-            Some(Token::Is | Token::As | Token::Case | Token::Out | Token::Ref | Token::In | Token::New | Token::Const)
-        )
+        matches!(before, Some(Token::Is | Token::As | Token::Case | Token::Out | Token::Ref | Token::In | Token::New | Token::Const))
     }
 
     /// Output index where the dotted name ending with the current identifier starts.
@@ -822,11 +774,7 @@ impl<'a> Pass<'a> {
         if let Some(k) = self.cast_or_tuple(i) {
             return k;
         }
-        let frame = if self.prev_is_expr_end() || (prev == Some(Token::New) || st.new_pending) {
-            Frame::Args
-        } else {
-            Frame::ParenExpr
-        };
+        let frame = if self.prev_is_expr_end() || (prev == Some(Token::New) || st.new_pending) { Frame::Args } else { Frame::ParenExpr };
         self.push(i, frame, Pat::Off);
         Token::LParen
     }
@@ -890,11 +838,7 @@ impl<'a> Pass<'a> {
         let Some(f) = self.kind(close + 1) else { return false };
         let strong = f.is_literal()
             || f.is_predefined_type()
-            || matches!(
-                f,
-                Ident | LParen | Bang | Tilde | This | Base | New | Typeof | Default | Sizeof | Checked | Unchecked
-                    | Delegate | KwNameof
-            );
+            || matches!(f, Ident | LParen | Bang | Tilde | This | Base | New | Typeof | Default | Sizeof | Checked | Unchecked | Delegate | KwNameof);
         if strong {
             return true;
         }
@@ -1023,9 +967,8 @@ impl<'a> Pass<'a> {
         if !self.prev_is_type_end() {
             return Question;
         }
-        let type_context = st.member_header()
-            || (st.frame == Frame::Params && !st.in_default)
-            || matches!(st.frame, Frame::TupleType | Frame::TypeParen | Frame::Cast);
+        let type_context =
+            st.member_header() || (st.frame == Frame::Params && !st.in_default) || matches!(st.frame, Frame::TupleType | Frame::TypeParen | Frame::Cast);
         if type_context {
             return NullableQ;
         }
@@ -1082,9 +1025,30 @@ impl<'a> Pass<'a> {
         }
         let ends = matches!(
             k,
-            AmpAmp | PipePipe | Question | QuestionQuestion | Semi | Comma | EqEq | NotEq | Eq | FatArrow | Colon
-                | Amp | Pipe | Caret | PlusEq | MinusEq | StarEq | SlashEq | PercentEq | AmpEq | PipeEq | CaretEq
-                | ShlEq | QuestionQuestionEq
+            AmpAmp
+                | PipePipe
+                | Question
+                | QuestionQuestion
+                | Semi
+                | Comma
+                | EqEq
+                | NotEq
+                | Eq
+                | FatArrow
+                | Colon
+                | Amp
+                | Pipe
+                | Caret
+                | PlusEq
+                | MinusEq
+                | StarEq
+                | SlashEq
+                | PercentEq
+                | AmpEq
+                | PipeEq
+                | CaretEq
+                | ShlEq
+                | QuestionQuestionEq
         );
         if ends {
             let st = self.top_mut();
@@ -1216,7 +1180,18 @@ fn keeps_new_pending(k: Token) -> bool {
     k.is_predefined_type()
         || matches!(
             k,
-            New | Ident | Dot | ColonColon | KwGlobal | GenericLt | GenericGt | NullableQ | RParen | RBracket
-                | LParen | LBracket | LBracketRank | LParenTupleType
+            New | Ident
+                | Dot
+                | ColonColon
+                | KwGlobal
+                | GenericLt
+                | GenericGt
+                | NullableQ
+                | RParen
+                | RBracket
+                | LParen
+                | LBracket
+                | LBracketRank
+                | LParenTupleType
         )
 }

@@ -46,12 +46,7 @@ pub fn lex(src: &str, start: usize, end: usize) -> Lexed {
     let mut w = Wrapper {
         base: start,
         slice: src.get(start..end).unwrap_or(""),
-        out: Lexed {
-            tokens: Vec::new(),
-            values: vec![Value::None],
-            diagnostics: Vec::new(),
-            incomplete: false,
-        },
+        out: Lexed { tokens: Vec::new(), values: vec![Value::None], diagnostics: Vec::new(), incomplete: false },
     };
     w.run();
     w.out
@@ -104,9 +99,7 @@ impl<'a> Wrapper<'a> {
             Token::Ident => (kind, end, Value::Name(text.trim_start_matches('@').to_string())),
             Token::IntLit => self.number(kind, start, end, crate::literals::int_literal(text)),
             Token::RealLit => self.number(kind, start, end, crate::literals::real_literal(text)),
-            Token::Quote | Token::AtQuote | Token::DollarQuote | Token::CharQuote => {
-                self.literal(start)
-            }
+            Token::Quote | Token::AtQuote | Token::DollarQuote | Token::CharQuote => self.literal(start),
             Token::UnterminatedComment => {
                 self.error(start, start + 2, "CS1035", "End-of-file found, '*/' expected");
                 self.out.incomplete = true;
@@ -117,13 +110,7 @@ impl<'a> Wrapper<'a> {
         }
     }
 
-    fn number(
-        &mut self,
-        kind: Token,
-        start: usize,
-        end: usize,
-        res: Result<Literal, crate::literals::LitError>,
-    ) -> (Token, usize, Value) {
+    fn number(&mut self, kind: Token, start: usize, end: usize, res: Result<Literal, crate::literals::LitError>) -> (Token, usize, Value) {
         match res {
             Ok(lit) => (kind, end, Value::Lit(lit)),
             Err(e) => {
@@ -157,12 +144,9 @@ impl<'a> Wrapper<'a> {
         parts
             .into_iter()
             .map(|p| match p {
-                RawPart::Hole { expr, alignment, format, span } => RawPart::Hole {
-                    expr: shift(expr),
-                    alignment: alignment.map(shift),
-                    format,
-                    span: shift(span),
-                },
+                RawPart::Hole { expr, alignment, format, span } => {
+                    RawPart::Hole { expr: shift(expr), alignment: alignment.map(shift), format, span: shift(span) }
+                }
                 text => text,
             })
             .collect()
@@ -179,10 +163,7 @@ impl<'a> Wrapper<'a> {
         }
         let eol = self.slice[start..].find('\n').map_or(self.slice.len(), |k| start + k);
         let name = self.slice[end..eol].trim_start();
-        let known = [
-            "nullable", "region", "endregion", "pragma", "if", "else", "elif", "endif", "define",
-            "undef", "warning", "error", "line",
-        ];
+        let known = ["nullable", "region", "endregion", "pragma", "if", "else", "elif", "endif", "define", "undef", "warning", "error", "line"];
         let word_len = name.find(|c: char| !c.is_alphanumeric()).unwrap_or(name.len());
         if !shebang && !known.contains(&&name[..word_len]) {
             self.error(start, eol, "CS1024", "Preprocessor directive expected");
@@ -261,9 +242,7 @@ mod tests {
     #[test]
     fn literals_become_single_tokens() {
         use Token::*;
-        assert_eq!(kinds(r#"f("a", @"b""c", 'x', $"{y}")"#), vec![
-            Ident, LParen, StringLit, Comma, StringLit, Comma, CharLit, Comma, InterpString, RParen
-        ]);
+        assert_eq!(kinds(r#"f("a", @"b""c", 'x', $"{y}")"#), vec![Ident, LParen, StringLit, Comma, StringLit, Comma, CharLit, Comma, InterpString, RParen]);
         assert_eq!(codes("123456789012345678901234567890"), vec!["CS1021"]);
         assert!(lex("\"abc", 0, 4).incomplete);
     }

@@ -78,11 +78,7 @@ pub fn tokenize(text: &str) -> Vec<(Span, TokenClass)> {
                 Some(&k) if !t.kind.is_trivia() => k,
                 _ => t.kind,
             };
-            let class = if kind == token::Token::Ident && t.kind == token::Token::Ident {
-                TokenClass::Identifier
-            } else {
-                kind.class()
-            };
+            let class = if kind == token::Token::Ident && t.kind == token::Token::Ident { TokenClass::Identifier } else { kind.class() };
             (t.span, class)
         })
         .collect()

@@ -59,10 +59,7 @@ fn digits_value(digits: &str, radix: u32) -> Result<u64, LitError> {
             continue;
         }
         let d = c.to_digit(radix).ok_or_else(invalid_number)?;
-        value = value
-            .checked_mul(u64::from(radix))
-            .and_then(|v| v.checked_add(u64::from(d)))
-            .ok_or_else(too_large)?;
+        value = value.checked_mul(u64::from(radix)).and_then(|v| v.checked_add(u64::from(d))).ok_or_else(too_large)?;
         seen = true;
     }
     if seen {
@@ -87,10 +84,7 @@ pub fn real_literal(text: &str) -> Result<Literal, LitError> {
     let out_of_range = if suffix == RealSuffix::F { (value as f32).is_infinite() } else { value.is_infinite() };
     if out_of_range {
         let ty = if suffix == RealSuffix::F { "float" } else { "double" };
-        return Err(LitError::new(
-            "CS0594",
-            format!("Floating-point constant is outside the range of type '{ty}'"),
-        ));
+        return Err(LitError::new("CS0594", format!("Floating-point constant is outside the range of type '{ty}'")));
     }
     Ok(Literal::Real { value, suffix })
 }
@@ -194,10 +188,7 @@ mod tests {
 
     #[test]
     fn reals() {
-        assert_eq!(
-            real_literal("1.5e-3"),
-            Ok(Literal::Real { value: 1.5e-3, suffix: RealSuffix::None })
-        );
+        assert_eq!(real_literal("1.5e-3"), Ok(Literal::Real { value: 1.5e-3, suffix: RealSuffix::None }));
         assert_eq!(real_literal(".5"), Ok(Literal::Real { value: 0.5, suffix: RealSuffix::None }));
         assert_eq!(real_literal("2f"), Ok(Literal::Real { value: 2.0, suffix: RealSuffix::F }));
         assert_eq!(real_literal("3D"), Ok(Literal::Real { value: 3.0, suffix: RealSuffix::D }));

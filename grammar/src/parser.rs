@@ -39,11 +39,7 @@ pub fn parse_range(text: &str, start: usize, end: usize, expression: bool) -> Ou
     let d = disambiguate(tokens, &values, end, expression);
     let last_token_end = d.tokens.iter().rev().find(|t| !t.span.is_empty()).map_or(start, |t| t.span.end as usize);
 
-    let first = Lexeme {
-        kind: if expression { Token::ExprStart } else { Token::FileStart },
-        span: Span::new(start, start),
-        value: 0,
-    };
+    let first = Lexeme { kind: if expression { Token::ExprStart } else { Token::FileStart }, span: Span::new(start, start), value: 0 };
     let mut stream = Vec::with_capacity(d.tokens.len() + 1);
     stream.push(first);
     stream.extend(d.tokens);
@@ -59,7 +55,11 @@ pub fn parse_range(text: &str, start: usize, end: usize, expression: bool) -> Ou
         Ok(p) => p,
         Err(e) => {
             recoveries.push(Recovery { error: e, dropped_tokens: Vec::new() });
-            if expression { Parsed::Expr(None) } else { Parsed::File(Vec::new()) }
+            if expression {
+                Parsed::Expr(None)
+            } else {
+                Parsed::File(Vec::new())
+            }
         }
     };
     let reporter = Reporter { text, tokens: &stream, end };
@@ -84,12 +84,7 @@ pub fn parse_expr_range(text: &str, start: usize, end: usize) -> (Option<Expr>, 
 }
 
 /// Parses every hole of every interpolated string; returns the finished parts by value.
-fn parse_holes(
-    text: &str,
-    tokens: &[Lexeme],
-    values: &mut [Value],
-    diagnostics: &mut Vec<Diagnostic>,
-) -> HashMap<u32, Vec<InterpolationPart>> {
+fn parse_holes(text: &str, tokens: &[Lexeme], values: &mut [Value], diagnostics: &mut Vec<Diagnostic>) -> HashMap<u32, Vec<InterpolationPart>> {
     let mut out = HashMap::new();
     for t in tokens.iter().filter(|t| t.kind == Token::InterpString) {
         let Some(Value::Interp(raw)) = values.get_mut(t.value as usize) else { continue };
@@ -225,20 +220,13 @@ impl<'a> Reporter<'a> {
     }
 
     fn token_text(&self, index: usize) -> &str {
-        self.tokens
-            .get(index)
-            .and_then(|t| self.text.get(t.span.start as usize..t.span.end as usize))
-            .unwrap_or("")
+        self.tokens.get(index).and_then(|t| self.text.get(t.span.start as usize..t.span.end as usize)).unwrap_or("")
     }
 
     /// Where Roslyn reports a missing token: right after the previous token when a line
     /// break separates them, else on the unexpected token itself.
     fn missing_span(&self, index: usize, eof: bool) -> Span {
-        let prev_end = self.tokens[..index.min(self.tokens.len())]
-            .iter()
-            .rev()
-            .find(|t| t.kind != Token::EofBrace)
-            .map_or(0, |t| t.span.end as usize);
+        let prev_end = self.tokens[..index.min(self.tokens.len())].iter().rev().find(|t| t.kind != Token::EofBrace).map_or(0, |t| t.span.end as usize);
         let (start, end) = match self.tokens.get(index) {
             Some(t) if !eof => (t.span.start as usize, t.span.end as usize),
             _ => (self.end, self.end),
@@ -369,9 +357,33 @@ fn can_start_expression(k: Token) -> bool {
         || k.is_predefined_type()
         || matches!(
             k,
-            Ident | LParen | LParenCast | LParenLambda | LParenTupleType | New | This | Base | Typeof | Default
-                | Sizeof | Checked | Unchecked | Delegate | Bang | Tilde | Minus | Plus | PlusPlus | MinusMinus
-                | Caret | LBracket | KwAwait | KwNameof | KwAsyncLambda | KwStaticLambda | KwVarDecon
+            Ident
+                | LParen
+                | LParenCast
+                | LParenLambda
+                | LParenTupleType
+                | New
+                | This
+                | Base
+                | Typeof
+                | Default
+                | Sizeof
+                | Checked
+                | Unchecked
+                | Delegate
+                | Bang
+                | Tilde
+                | Minus
+                | Plus
+                | PlusPlus
+                | MinusMinus
+                | Caret
+                | LBracket
+                | KwAwait
+                | KwNameof
+                | KwAsyncLambda
+                | KwStaticLambda
+                | KwVarDecon
         )
 }
 
@@ -410,19 +422,11 @@ pub fn compilation_unit(items: Vec<TopItem>, diagnostics: &mut Vec<Diagnostic>) 
             TopItem::Namespace(n) => members.push(NamespaceMember::Namespace(n)),
             TopItem::FileNamespace(name, span) => {
                 if file_ns.is_some() {
-                    diagnostics.push(Diagnostic::new(
-                        "CS8954",
-                        "Source file can only contain one file-scoped namespace declaration.",
-                        span,
-                    ));
+                    diagnostics.push(Diagnostic::new("CS8954", "Source file can only contain one file-scoped namespace declaration.", span));
                     continue;
                 }
                 if !unit.members.is_empty() {
-                    diagnostics.push(Diagnostic::new(
-                        "CS8956",
-                        "File-scoped namespace must precede all other members in a file.",
-                        span,
-                    ));
+                    diagnostics.push(Diagnostic::new("CS8956", "File-scoped namespace must precede all other members in a file.", span));
                 }
                 file_ns = Some(NamespaceDecl { name, file_scoped: true, usings: Vec::new(), members: Vec::new(), span });
             }

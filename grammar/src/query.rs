@@ -229,10 +229,7 @@ fn method_call(target: Expr, method: &str, args: Vec<Expr>, span: Span) -> Expr 
     let name = NameSegment { name: Ident { name: method.into(), span }, type_args: Vec::new() };
     let full = target.span.to(span);
     let callee = expr(ExprKind::Member { target: Box::new(target), name, conditional: false }, full);
-    let args = args
-        .into_iter()
-        .map(|e| Arg { name: None, modifier: ArgModifier::None, span: e.span, expr: e })
-        .collect();
+    let args = args.into_iter().map(|e| Arg { name: None, modifier: ArgModifier::None, span: e.span, expr: e }).collect();
     expr(ExprKind::Call { target: Box::new(callee), args }, full)
 }
 
@@ -466,11 +463,7 @@ impl Rewriter<'_> {
             }
             PatternKind::List(ps) => ps.iter_mut().for_each(|p| self.pattern(p)),
             PatternKind::Slice(Some(x)) => self.pattern(x),
-            PatternKind::Slice(None)
-            | PatternKind::Discard
-            | PatternKind::Var(_)
-            | PatternKind::Declaration { .. }
-            | PatternKind::Type(_) => {}
+            PatternKind::Slice(None) | PatternKind::Discard | PatternKind::Var(_) | PatternKind::Declaration { .. } | PatternKind::Type(_) => {}
         }
     }
 }

@@ -283,11 +283,7 @@ fn trim_raw_lines(s: &str, from: usize, close: usize, errors: &mut Vec<ScanError
         content_end -= 1;
     }
     if last_line_start <= from {
-        errors.push(err(
-            (close, close + 3),
-            "CS9002",
-            "Multi-line raw string literals must contain at least one line of content.",
-        ));
+        errors.push(err((close, close + 3), "CS9002", "Multi-line raw string literals must contain at least one line of content."));
         return String::new();
     }
     let mut lines = Vec::new();
@@ -329,11 +325,7 @@ fn strip_indent(line: &str, indent: &str, pos: usize, errors: &mut Vec<ScanError
 }
 
 fn line_indent_error(pos: usize) -> ScanError {
-    err(
-        (pos, pos + 1),
-        "CS8999",
-        "Line does not start with the same whitespace as the closing line of the raw string literal",
-    )
+    err((pos, pos + 1), "CS8999", "Line does not start with the same whitespace as the closing line of the raw string literal")
 }
 
 fn char_literal(s: &str, start: usize) -> Scanned {
@@ -408,8 +400,7 @@ fn interpolated(s: &str, start: usize, depth: u32) -> Scanned {
     let quotes = count_run(s, quote_at, b'"');
     let raw_quotes = if quotes >= 3 && !verbatim { quotes } else { 0 };
     let shape = InterpShape { dollars: dollars.max(1), verbatim, raw_quotes };
-    let mut scan =
-        InterpScan { s, shape, parts: Vec::new(), text: Units::default(), errors: Vec::new(), depth };
+    let mut scan = InterpScan { s, shape, parts: Vec::new(), text: Units::default(), errors: Vec::new(), depth };
     if depth > MAX_NESTING {
         scan.errors.push(err((start, quote_at + 1), "CS1039", "Unterminated string literal"));
         return scan.finish(s.len(), true);
@@ -469,11 +460,7 @@ impl<'a> InterpScan<'a> {
                     None => return self.finish(s.len(), true),
                 },
                 Some('}') => {
-                    self.errors.push(err(
-                        (i, i + 1),
-                        "CS8086",
-                        "A '}' character must be escaped (by doubling) in an interpolated string.",
-                    ));
+                    self.errors.push(err((i, i + 1), "CS8086", "A '}' character must be escaped (by doubling) in an interpolated string."));
                     self.text.push_char('}');
                     i += 1;
                 }
@@ -602,14 +589,7 @@ impl<'a> InterpScan<'a> {
     }
 
     /// Reads a format specifier starting at `from` up to the closing brace(s).
-    fn format(
-        &mut self,
-        open: usize,
-        braces: usize,
-        from: usize,
-        expr: (usize, usize),
-        alignment: Option<(usize, usize)>,
-    ) -> Option<usize> {
+    fn format(&mut self, open: usize, braces: usize, from: usize, expr: (usize, usize), alignment: Option<(usize, usize)>) -> Option<usize> {
         let s = self.s;
         let close = "}".repeat(braces);
         let Some(k) = s[from..].find(close.as_str()) else {
@@ -621,13 +601,7 @@ impl<'a> InterpScan<'a> {
         Some(end + braces)
     }
 
-    fn push_hole(
-        &mut self,
-        expr: (usize, usize),
-        alignment: Option<(usize, usize)>,
-        format: Option<String>,
-        span: (usize, usize),
-    ) {
+    fn push_hole(&mut self, expr: (usize, usize), alignment: Option<(usize, usize)>, format: Option<String>, span: (usize, usize)) {
         self.parts.push(RawPart::Hole { expr, alignment, format, span });
     }
 
@@ -702,12 +676,7 @@ fn drop_last_line(t: &str) -> String {
 }
 
 /// Splits a hole's text into the expression and alignment ranges.
-fn split_expr(
-    start: usize,
-    end: usize,
-    expr_end: Option<usize>,
-    align: Option<(usize, usize)>,
-) -> ((usize, usize), Option<(usize, usize)>) {
+fn split_expr(start: usize, end: usize, expr_end: Option<usize>, align: Option<(usize, usize)>) -> ((usize, usize), Option<(usize, usize)>) {
     match (expr_end, align) {
         (Some(e), Some((a, _))) => ((start, e), Some((a, end))),
         _ => ((start, end), None),
@@ -784,11 +753,7 @@ mod tests {
 
     fn hole(src: &str, p: &RawPart) -> (String, Option<String>, Option<String>) {
         match p {
-            RawPart::Hole { expr, alignment, format, .. } => (
-                src[expr.0..expr.1].to_string(),
-                alignment.map(|a| src[a.0..a.1].to_string()),
-                format.clone(),
-            ),
+            RawPart::Hole { expr, alignment, format, .. } => (src[expr.0..expr.1].to_string(), alignment.map(|a| src[a.0..a.1].to_string()), format.clone()),
             RawPart::Text(t) => panic!("text {t}"),
         }
     }

@@ -435,31 +435,13 @@ impl Token {
     /// Reserved keywords and contextual keywords in keyword role.
     pub fn is_keyword(self) -> bool {
         let k = self as u16;
-        (k >= Token::Abstract as u16 && k <= Token::While as u16)
-            || (k >= Token::KwAsync as u16 && k <= Token::KwDescending as u16)
+        (k >= Token::Abstract as u16 && k <= Token::While as u16) || (k >= Token::KwAsync as u16 && k <= Token::KwDescending as u16)
     }
 
     /// `int`, `string`, `object`... (`void` included).
     pub fn is_predefined_type(self) -> bool {
         use Token::*;
-        matches!(
-            self,
-            Bool | Byte
-                | SByte
-                | Short
-                | UShort
-                | Int
-                | UInt
-                | Long
-                | ULong
-                | Char
-                | Float
-                | Double
-                | Decimal
-                | String
-                | Object
-                | Void
-        )
+        matches!(self, Bool | Byte | SByte | Short | UShort | Int | UInt | Long | ULong | Char | Float | Double | Decimal | String | Object | Void)
     }
 
     /// Keywords that can be declaration modifiers (including the rewritten contextual ones).
@@ -505,22 +487,11 @@ impl Token {
     /// Every form of `[`.
     pub fn is_lbracket(self) -> bool {
         use Token::*;
-        matches!(
-            self,
-            LBracket
-                | LBracketAttr
-                | LBracketGlobalAttr
-                | LBracketRank
-                | LBracketPattern
-                | LBracketIndexInit
-        )
+        matches!(self, LBracket | LBracketAttr | LBracketGlobalAttr | LBracketRank | LBracketPattern | LBracketIndexInit)
     }
 
     /// Tokens dropped before parsing.
     pub fn is_trivia(self) -> bool {
-        matches!(
-            self,
-            Token::LineComment | Token::BlockComment | Token::UnterminatedComment | Token::Directive
-        )
+        matches!(self, Token::LineComment | Token::BlockComment | Token::UnterminatedComment | Token::Directive)
     }
 }

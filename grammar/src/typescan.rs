@@ -83,9 +83,7 @@ impl<'a> Scanner<'a> {
                     self.rewrites.push((after, Token::NullableQ));
                     after += 1;
                 }
-                Some(Token::LBracket | Token::LBracketRank)
-                    if matches!(self.kind(after + 1), Some(Token::Comma | Token::RBracket)) =>
-                {
+                Some(Token::LBracket | Token::LBracketRank) if matches!(self.kind(after + 1), Some(Token::Comma | Token::RBracket)) => {
                     after = self.rank(after)?
                 }
                 _ => return Some(after),

@@ -6,9 +6,7 @@ use grammar::ast::*;
 
 #[test]
 fn using_directives_and_global_attributes() {
-    let u = unit(
-        "global using System;\nusing static System.Math;\nusing A = X.Y<int>;\nusing System.Text;\n[assembly: Foo(1)]\n[module: Bar]\nclass C { }",
-    );
+    let u = unit("global using System;\nusing static System.Math;\nusing A = X.Y<int>;\nusing System.Text;\n[assembly: Foo(1)]\n[module: Bar]\nclass C { }");
     assert_eq!(u.usings.len(), 4);
     assert!(u.usings[0].is_global);
     assert!(matches!(&u.usings[1].kind, UsingKind::Static(t) if ty(t) == "System.Math"));
@@ -240,17 +238,7 @@ fn parameters_and_attributes_everywhere() {
     assert_eq!(args[1].name.as_ref().unwrap().name, "Name");
     assert_eq!(f.type_params[0].attributes.len(), 1);
     let mods: Vec<_> = f.params.iter().map(|p| p.modifier).collect();
-    assert_eq!(
-        mods,
-        [
-            ParamModifier::Ref,
-            ParamModifier::Out,
-            ParamModifier::In,
-            ParamModifier::Params,
-            ParamModifier::RefReadonly,
-            ParamModifier::None
-        ]
-    );
+    assert_eq!(mods, [ParamModifier::Ref, ParamModifier::Out, ParamModifier::In, ParamModifier::Params, ParamModifier::RefReadonly, ParamModifier::None]);
     assert_eq!(f.params[0].attributes.len(), 1);
     assert!(f.params[5].default.is_some());
     let MemberDecl::Method(e) = &m[1] else { panic!() };

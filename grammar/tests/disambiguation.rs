@@ -172,9 +172,34 @@ fn brackets() {
 #[test]
 fn contextual_keywords_stay_identifiers() {
     for name in [
-        "var", "async", "await", "yield", "get", "set", "init", "value", "add", "remove", "partial", "where", "when",
-        "nameof", "record", "global", "dynamic", "with", "and", "or", "not", "args", "file", "required", "scoped",
-        "managed", "unmanaged", "notnull",
+        "var",
+        "async",
+        "await",
+        "yield",
+        "get",
+        "set",
+        "init",
+        "value",
+        "add",
+        "remove",
+        "partial",
+        "where",
+        "when",
+        "nameof",
+        "record",
+        "global",
+        "dynamic",
+        "with",
+        "and",
+        "or",
+        "not",
+        "args",
+        "file",
+        "required",
+        "scoped",
+        "managed",
+        "unmanaged",
+        "notnull",
     ] {
         let src = format!("var {name} = 1; {name} = {name} + 1; F({name});");
         let out = grammar::parse(&src);
@@ -208,10 +233,7 @@ fn contextual_keywords_in_keyword_role() {
 
 #[test]
 fn when_guards() {
-    assert_eq!(
-        expr("x switch { string s when s.Length > 0 => s, _ => \"z\" }"),
-        "(switch x [(decl string s) when (> (. s Length) 0) => s] [_ => \"z\"])"
-    );
+    assert_eq!(expr("x switch { string s when s.Length > 0 => s, _ => \"z\" }"), "(switch x [(decl string s) when (> (. s Length) 0) => s] [_ => \"z\"])");
     let s = stmt("try { } catch (E e) when (e.X) { }");
     let StmtKind::Try { catches, .. } = s.kind else { panic!() };
     assert!(catches[0].filter.is_some());

@@ -97,10 +97,7 @@ fn expression_terms() {
 
 #[test]
 fn member_level_errors() {
-    assert_eq!(
-        one("class C { 5 }"),
-        ("CS1519", "Invalid token '5' in class, record, struct, or interface member declaration".into(), 1, 11)
-    );
+    assert_eq!(one("class C { 5 }"), ("CS1519", "Invalid token '5' in class, record, struct, or interface member declaration".into(), 1, 11));
     assert_eq!(one("class C { x = 5; }").1, "Invalid token '=' in class, record, struct, or interface member declaration");
     assert_eq!(one("class C { public void M() { } public }").0, "CS1519");
     assert_eq!(one("namespace N { int x; }").0, "CS0116");
@@ -148,7 +145,58 @@ fn lexer_errors_do_not_cascade() {
 
 #[test]
 fn never_panics_on_weird_inputs() {
-    for src in ["", "}", ")", "]", "{", "(", "[", "<", ">", ">>", "?", "??", "=>", "$\"{", "$\"{{", "@", "'", "\"\"\"", "#", "\\", "\u{0}", "\u{FEFF}", "a<", "a<b", "(a", "new", "x is", "case", "default:", "class", "namespace", "using", "[assembly:", "delegate", "var (", "x switch {", "$\"{$\"{$\"{", "//", "/*", "#!", "a..", "..", "^", "yield", "await", "record R(", "operator", "this[", "~", "::"] {
+    for src in [
+        "",
+        "}",
+        ")",
+        "]",
+        "{",
+        "(",
+        "[",
+        "<",
+        ">",
+        ">>",
+        "?",
+        "??",
+        "=>",
+        "$\"{",
+        "$\"{{",
+        "@",
+        "'",
+        "\"\"\"",
+        "#",
+        "\\",
+        "\u{0}",
+        "\u{FEFF}",
+        "a<",
+        "a<b",
+        "(a",
+        "new",
+        "x is",
+        "case",
+        "default:",
+        "class",
+        "namespace",
+        "using",
+        "[assembly:",
+        "delegate",
+        "var (",
+        "x switch {",
+        "$\"{$\"{$\"{",
+        "//",
+        "/*",
+        "#!",
+        "a..",
+        "..",
+        "^",
+        "yield",
+        "await",
+        "record R(",
+        "operator",
+        "this[",
+        "~",
+        "::",
+    ] {
         let _ = grammar::parse(src);
         let _ = grammar::parse_expression(src);
         let _ = grammar::tokenize(src);

@@ -32,9 +32,18 @@ fn right_associative_operators() {
 #[test]
 fn compound_assignments() {
     for (src, op) in [
-        ("a += 1", "+="), ("a -= 1", "-="), ("a *= 1", "*="), ("a /= 1", "/="), ("a %= 1", "%="),
-        ("a &= 1", "&="), ("a |= 1", "|="), ("a ^= 1", "^="), ("a <<= 1", "<<="), ("a >>= 1", ">>="),
-        ("a >>>= 1", ">>>="), ("a ??= 1", "??="),
+        ("a += 1", "+="),
+        ("a -= 1", "-="),
+        ("a *= 1", "*="),
+        ("a /= 1", "/="),
+        ("a %= 1", "%="),
+        ("a &= 1", "&="),
+        ("a |= 1", "|="),
+        ("a ^= 1", "^="),
+        ("a <<= 1", "<<="),
+        ("a >>= 1", ">>="),
+        ("a >>>= 1", ">>>="),
+        ("a ??= 1", "??="),
     ] {
         assert_eq!(expr(src), format!("({op} a 1)"));
     }
@@ -104,8 +113,7 @@ fn primary_expressions() {
     assert_eq!(expr("this.x"), "(. this x)");
     assert_eq!(expr("base.F()"), "(call (. base F))");
     assert_eq!(expr("a?.b.c"), "(. (?. a b) c)");
-    assert_eq!(expr("f(x: 1, ref y, out var z, out int w, out _, in q)"),
-        "(call f x:1 ref y out (decl var z) out (decl int w) out _ in q)");
+    assert_eq!(expr("f(x: 1, ref y, out var z, out int w, out _, in q)"), "(call f x:1 ref y out (decl var z) out (decl int w) out _ in q)");
     assert_eq!(expr("a[1, 2]"), "(idx a 1 2)");
     assert_eq!(expr("int.Parse(s)"), "(call (. int Parse) s)");
     assert_eq!(expr("string.Join(\",\", xs)"), "(call (. string Join) \",\" xs)");
@@ -211,7 +219,9 @@ fn query_expressions_become_method_calls() {
 
 #[test]
 fn query_keywords_are_identifiers_outside_queries() {
-    assert_eq!(expr("from + select + where + orderby + group + by + into + let + join + on + equals"),
-        "(+ (+ (+ (+ (+ (+ (+ (+ (+ (+ from select) where) orderby) group) by) into) let) join) on) equals)");
+    assert_eq!(
+        expr("from + select + where + orderby + group + by + into + let + join + on + equals"),
+        "(+ (+ (+ (+ (+ (+ (+ (+ (+ (+ from select) where) orderby) group) by) into) let) join) on) equals)"
+    );
     assert_eq!(expr("f(from x in xs select x, 1)"), "(call f (call (. xs Select) (lambda x x)) 1)");
 }

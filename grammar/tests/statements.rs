@@ -68,9 +68,7 @@ fn if_else_and_dangling_else() {
 
 #[test]
 fn loops() {
-    let StmtKind::For { init, cond, update, .. } = stmt("for (int i = 0, j = 1; i < j; i++, j--) { }").kind else {
-        panic!()
-    };
+    let StmtKind::For { init, cond, update, .. } = stmt("for (int i = 0, j = 1; i < j; i++, j--) { }").kind else { panic!() };
     assert!(matches!(init, ForInit::Decl(d) if d.declarators.len() == 2));
     assert!(cond.is_some());
     assert_eq!(update.len(), 2);
@@ -95,9 +93,7 @@ fn foreach_forms() {
     assert!(matches!(target, ForeachTarget::Deconstruction(e) if sexp(&e) == "(tuple (decl int a) (decl string b))"));
     let StmtKind::Foreach { is_await, .. } = stmt("await foreach (var x in xs) { }").kind else { panic!() };
     assert!(is_await);
-    let StmtKind::Foreach { target, .. } = stmt("foreach (KeyValuePair<string, int> kv in d) { }").kind else {
-        panic!()
-    };
+    let StmtKind::Foreach { target, .. } = stmt("foreach (KeyValuePair<string, int> kv in d) { }").kind else { panic!() };
     assert!(matches!(target, ForeachTarget::Single { ty: t, .. } if ty(&t) == "KeyValuePair<string, int>"));
 }
 

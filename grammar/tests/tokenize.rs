@@ -1,14 +1,11 @@
 //! `tokenize`: highlighting classes for the REPL, comments included, contextual keywords
 //! classified by role.
 
-use grammar::token::TokenClass::{self, Char, Comment, Error, Identifier, Keyword, Number, Punctuation};
 use grammar::token::TokenClass::String as Str;
+use grammar::token::TokenClass::{self, Char, Comment, Error, Identifier, Keyword, Number, Punctuation};
 
 fn classes(src: &str) -> Vec<(String, TokenClass)> {
-    grammar::tokenize(src)
-        .into_iter()
-        .map(|(span, class)| (src[span.start as usize..span.end as usize].to_string(), class))
-        .collect()
+    grammar::tokenize(src).into_iter().map(|(span, class)| (src[span.start as usize..span.end as usize].to_string(), class)).collect()
 }
 
 #[test]

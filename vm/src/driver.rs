@@ -56,15 +56,7 @@ pub fn run_file_and_leave_memory(path: &str, source: &str, options: CompileOptio
     run_with(path, source, options, vm_options, sinks, &Benchmarks::Dry, std::mem::forget)
 }
 
-fn run_with(
-    path: &str,
-    source: &str,
-    options: CompileOptions,
-    vm_options: VmOptions,
-    mut sinks: Sinks,
-    benchmarks: &Benchmarks,
-    release: fn(Vm),
-) -> i32 {
+fn run_with(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, mut sinks: Sinks, benchmarks: &Benchmarks, release: fn(Vm)) -> i32 {
     let program = match compile_file(path, source, options) {
         Ok(p) => p,
         Err(rendered) => {
@@ -104,7 +96,9 @@ fn run_benchmarks(vm: &mut Vm, benchmarks: &Benchmarks) -> i32 {
         Benchmarks::Dry => 0,
         Benchmarks::Required(options) if requested => bench::run_requested(vm, options),
         Benchmarks::Required(_) => {
-            vm.write_stderr("vm bench: the program asked for no benchmarks (call BenchmarkSwitcher.FromAssembly(...).Run(args) or BenchmarkRunner.Run<T>() from Main)\n");
+            vm.write_stderr(
+                "vm bench: the program asked for no benchmarks (call BenchmarkSwitcher.FromAssembly(...).Run(args) or BenchmarkRunner.Run<T>() from Main)\n",
+            );
             bench::BENCH_ERROR_EXIT_CODE
         }
     }

@@ -194,22 +194,14 @@ fn parse_number<T: std::str::FromStr>(flag: &str, s: &str) -> Result<T, UsageErr
 }
 
 fn run(cmd: RunCommand) -> Result<i32, UsageError> {
-    let source = std::fs::read_to_string(&cmd.file)
-        .map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
-    let sinks = Sinks {
-        stdout: Box::new(std::io::BufWriter::new(std::io::stdout())),
-        stderr: Box::new(std::io::stderr()),
-    };
+    let source = std::fs::read_to_string(&cmd.file).map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
+    let sinks = Sinks { stdout: Box::new(std::io::BufWriter::new(std::io::stdout())), stderr: Box::new(std::io::stderr()) };
     Ok(vm::driver::run_file_and_leave_memory(&cmd.file, &source, cmd.compile, cmd.vm, sinks))
 }
 
 fn bench(cmd: RunCommand, options: vm::bench::BenchOptions) -> Result<i32, UsageError> {
-    let source = std::fs::read_to_string(&cmd.file)
-        .map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
-    let sinks = Sinks {
-        stdout: Box::new(std::io::BufWriter::new(std::io::stdout())),
-        stderr: Box::new(std::io::stderr()),
-    };
+    let source = std::fs::read_to_string(&cmd.file).map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
+    let sinks = Sinks { stdout: Box::new(std::io::BufWriter::new(std::io::stdout())), stderr: Box::new(std::io::stderr()) };
     Ok(vm::driver::bench_file(&cmd.file, &source, cmd.compile, cmd.vm, options, sinks))
 }
 
@@ -237,8 +229,7 @@ fn lower(file: &str, options: &vm::lower::LowerOptions) -> Result<i32, UsageErro
 }
 
 fn disasm(cmd: RunCommand) -> Result<i32, UsageError> {
-    let source = std::fs::read_to_string(&cmd.file)
-        .map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
+    let source = std::fs::read_to_string(&cmd.file).map_err(|e| UsageError(format!("cannot read '{}': {e}", cmd.file)))?;
     let compile = vm::compiler::CompileOptions { eager_library: true, ..cmd.compile };
     let program = match vm::driver::compile_file(&cmd.file, &source, compile) {
         Ok(p) => p,

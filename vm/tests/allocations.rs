@@ -46,10 +46,18 @@ fn total(stderr: &str) -> u64 {
 /// does not take from its cache of completed `Task<int>` (-1 through 8).
 fn uncached_fib_results(n: u64) -> u64 {
     fn fib(n: u64) -> u64 {
-        if n < 2 { n } else { fib(n - 1) + fib(n - 2) }
+        if n < 2 {
+            n
+        } else {
+            fib(n - 1) + fib(n - 2)
+        }
     }
     let own = u64::from(fib(n) > 8);
-    if n < 2 { own } else { own + uncached_fib_results(n - 1) + uncached_fib_results(n - 2) }
+    if n < 2 {
+        own
+    } else {
+        own + uncached_fib_results(n - 1) + uncached_fib_results(n - 2)
+    }
 }
 
 #[test]

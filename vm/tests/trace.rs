@@ -28,9 +28,7 @@ fn repository_root() -> PathBuf {
 fn run_traced(name: &str, lowering: Lowering, timeline_extension: Option<&str>) -> Traced {
     let display = format!("programs/trace/{name}");
     let source = std::fs::read_to_string(repository_root().join(&display)).expect("program is readable");
-    let timeline = timeline_extension.map(|ext| {
-        std::env::temp_dir().join(format!("vm-trace-test-{}-{name}-{lowering:?}.{ext}", std::process::id()))
-    });
+    let timeline = timeline_extension.map(|ext| std::env::temp_dir().join(format!("vm-trace-test-{}-{name}-{lowering:?}.{ext}", std::process::id())));
     let trace = TraceOptions { print: true, timeline: timeline.clone() };
     let options = VmOptions { program_name: display.clone(), trace, ..VmOptions::default() };
     let (stdout, stderr) = (Capture::default(), Capture::default());

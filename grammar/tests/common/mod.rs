@@ -240,12 +240,9 @@ pub fn sexp(e: &Expr) -> String {
             format!("({} {}{})", if *conditional { "?idx" } else { "idx" }, sexp(target), args(a))
         }
         Call { target, args: a } => format!("(call {}{})", sexp(target), args(a)),
-        New { ty: t, args: a, init: i } => format!(
-            "(new {}{}{})",
-            t.as_ref().map(ty).unwrap_or_else(|| "_".into()),
-            args(a),
-            i.as_ref().map(|i| format!(" {}", init(i))).unwrap_or_default()
-        ),
+        New { ty: t, args: a, init: i } => {
+            format!("(new {}{}{})", t.as_ref().map(ty).unwrap_or_else(|| "_".into()), args(a), i.as_ref().map(|i| format!(" {}", init(i))).unwrap_or_default())
+        }
         NewArray { elem, sizes, rank, init: i } => format!(
             "(newarr {} {rank}{}{})",
             elem.as_ref().map(ty).unwrap_or_else(|| "_".into()),
@@ -329,12 +326,7 @@ pub fn sexp(e: &Expr) -> String {
             "(switch {}{})",
             sexp(expr),
             arms.iter()
-                .map(|a| format!(
-                    " [{}{} => {}]",
-                    pat(&a.pattern),
-                    a.guard.as_ref().map(|g| format!(" when {}", sexp(g))).unwrap_or_default(),
-                    sexp(&a.value)
-                ))
+                .map(|a| format!(" [{}{} => {}]", pat(&a.pattern), a.guard.as_ref().map(|g| format!(" when {}", sexp(g))).unwrap_or_default(), sexp(&a.value)))
                 .collect::<String>()
         ),
         Tuple(a) => format!("(tuple{})", args(a)),
@@ -345,11 +337,9 @@ pub fn sexp(e: &Expr) -> String {
         This => "this".into(),
         Base => "base".into(),
         IndexFromEnd(x) => format!("(^ {})", sexp(x)),
-        Range(a, b) => format!(
-            "(.. {} {})",
-            a.as_ref().map(|x| sexp(x)).unwrap_or_else(|| "_".into()),
-            b.as_ref().map(|x| sexp(x)).unwrap_or_else(|| "_".into())
-        ),
+        Range(a, b) => {
+            format!("(.. {} {})", a.as_ref().map(|x| sexp(x)).unwrap_or_else(|| "_".into()), b.as_ref().map(|x| sexp(x)).unwrap_or_else(|| "_".into()))
+        }
         Error => "<error>".into(),
     }
 }

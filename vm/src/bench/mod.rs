@@ -18,8 +18,8 @@ use crate::metadata::TypeId;
 use crate::runtime::host_call::ProgramEnded;
 use crate::runtime::Vm;
 use discovery::{Benchmark, BenchmarkClass};
-pub use measure::MeasureSettings;
 use measure::HostMethods;
+pub use measure::MeasureSettings;
 
 /// What `Main` asked to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,13 +118,7 @@ fn row(bench: &Benchmark, measured: &measure::Measurement, overhead: f64) -> tab
         let net: Vec<f64> = measured.samples.iter().map(|s| (s - overhead_per_op).max(0.0)).collect();
         statistics::summarize(&net)
     });
-    table::Row {
-        method: bench.name.clone(),
-        categories: bench.categories.clone(),
-        baseline: bench.baseline,
-        time,
-        allocated: measured.allocated,
-    }
+    table::Row { method: bench.name.clone(), categories: bench.categories.clone(), baseline: bench.baseline, time, allocated: measured.allocated }
 }
 
 fn heading(class: &BenchmarkClass, job: &Job, count: usize, overhead: f64) -> String {

@@ -40,11 +40,9 @@ pub fn render(groups: &[Vec<Row>]) -> String {
 
 fn cells(row: &Row, baseline: Option<f64>, unit: TimeUnit) -> [String; 6] {
     let (mean, error, ratio) = match row.time {
-        Some(t) => (
-            unit.format(t.mean),
-            unit.format(t.error),
-            super::statistics::ratio(t.mean, baseline).map_or_else(|| "?".to_string(), |r| format!("{r:.2}")),
-        ),
+        Some(t) => {
+            (unit.format(t.mean), unit.format(t.error), super::statistics::ratio(t.mean, baseline).map_or_else(|| "?".to_string(), |r| format!("{r:.2}")))
+        }
         None => ("-".to_string(), "-".to_string(), "-".to_string()),
     };
     [row.method.clone(), row.categories.join(","), mean, error, ratio, bytes(row.allocated)]
@@ -60,11 +58,7 @@ fn layout(lines: &[[String; 6]]) -> String {
         }
     }
     let mut out = row_text(&HEADER.map(str::to_string), &widths);
-    let rules: Vec<String> = widths
-        .iter()
-        .zip(RIGHT)
-        .map(|(&w, right)| if right { format!("{}:", "-".repeat(w + 1)) } else { "-".repeat(w + 2) })
-        .collect();
+    let rules: Vec<String> = widths.iter().zip(RIGHT).map(|(&w, right)| if right { format!("{}:", "-".repeat(w + 1)) } else { "-".repeat(w + 2) }).collect();
     out.push_str(&format!("|{}|\n", rules.join("|")));
     for line in lines {
         out.push_str(&row_text(line, &widths));
@@ -73,12 +67,8 @@ fn layout(lines: &[[String; 6]]) -> String {
 }
 
 fn row_text(cells: &[String; 6], widths: &[usize; 6]) -> String {
-    let padded: Vec<String> = cells
-        .iter()
-        .zip(widths)
-        .zip(RIGHT)
-        .map(|((c, &w), right)| if right { format!(" {c:>w$} ") } else { format!(" {c:<w$} ") })
-        .collect();
+    let padded: Vec<String> =
+        cells.iter().zip(widths).zip(RIGHT).map(|((c, &w), right)| if right { format!(" {c:>w$} ") } else { format!(" {c:<w$} ") }).collect();
     format!("|{}|\n", padded.join("|"))
 }
 

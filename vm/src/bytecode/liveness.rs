@@ -249,7 +249,9 @@ impl Effects {
             Op::BitNot { dst, src } | Op::Not { dst, src } | Op::Convert { dst, src, .. } | Op::ConvertChecked { dst, src, .. } => e.un(dst, src),
             Op::CopyStruct { dst, src } | Op::FormatValue { dst, src, .. } | Op::TypeTest { dst, src, .. } | Op::IsInst { dst, src, .. } => e.un(dst, src),
             Op::CastClass { dst, src, .. } | Op::Box { dst, src, .. } | Op::Unbox { dst, src, .. } => e.un(dst, src),
-            Op::LoadNull { dst } | Op::LoadBool { dst, .. } | Op::LoadI32 { dst, .. } | Op::LoadConst { dst, .. } | Op::LoadType { dst, .. } => e.defs.push(dst),
+            Op::LoadNull { dst } | Op::LoadBool { dst, .. } | Op::LoadI32 { dst, .. } | Op::LoadConst { dst, .. } | Op::LoadType { dst, .. } => {
+                e.defs.push(dst)
+            }
             Op::New { dst, .. } | Op::LoadStatic { dst, .. } | Op::MakeRefStatic { dst, .. } => e.defs.push(dst),
             Op::ResolveType { dst, ctx, .. } => e.un(dst, ctx),
             Op::ContextFromThis { dst, this, .. } => e.bin(dst, dst, this),
@@ -266,7 +268,9 @@ impl Effects {
                 e.bin(dst, a, b)
             }
             Op::Jump { .. } | Op::ReturnVoid | Op::InitType { .. } => {}
-            Op::JumpIfTrue { cond: r, .. } | Op::JumpIfFalse { cond: r, .. } | Op::JumpIfNull { src: r, .. } | Op::JumpIfNotNull { src: r, .. } => e.uses.push(r),
+            Op::JumpIfTrue { cond: r, .. } | Op::JumpIfFalse { cond: r, .. } | Op::JumpIfNull { src: r, .. } | Op::JumpIfNotNull { src: r, .. } => {
+                e.uses.push(r)
+            }
             Op::JumpIfLt { a, b, .. } | Op::JumpIfLe { a, b, .. } | Op::JumpIfGt { a, b, .. } | Op::JumpIfGe { a, b, .. } => e.uses.extend([a, b]),
             Op::JumpIfEq { a, b, .. } | Op::JumpIfNe { a, b, .. } => e.uses.extend([a, b]),
             Op::Switch { src: r, .. } | Op::Return { src: r } | Op::Throw { src: r } | Op::Rethrow { src: r } => e.uses.push(r),

@@ -118,9 +118,14 @@ impl BBinOp {
 pub enum ConvKind {
     /// Same representation (reference upcasts, enum ↔ underlying, `T` → `T?`).
     Identity,
-    Numeric { to: NumKind, checked: bool },
+    Numeric {
+        to: NumKind,
+        checked: bool,
+    },
     /// A value type to `object`/an interface (`from` is the value's static type).
-    Box { from: TypeId },
+    Box {
+        from: TypeId,
+    },
     /// `object` or an interface to a value type, or `T?` to `T` (throws when null).
     Unbox,
     /// Checked reference downcast.
@@ -137,9 +142,16 @@ pub enum BKind {
     Local(LocalId),
     This,
     /// An instance field (receiver given) or a static field of `owner`.
-    Field { receiver: Option<Box<BExpr>>, field: FieldId, owner: TypeId },
+    Field {
+        receiver: Option<Box<BExpr>>,
+        field: FieldId,
+        owner: TypeId,
+    },
     /// `a[i]` / `a[i, j]` on an array.
-    Elem { array: Box<BExpr>, indices: Vec<BExpr> },
+    Elem {
+        array: Box<BExpr>,
+        indices: Vec<BExpr>,
+    },
     /// A method call. `owner` is the constructed type declaring the method; `type_args`
     /// are the method's own type arguments.
     Call {
@@ -151,11 +163,18 @@ pub enum BKind {
         is_virtual: bool,
     },
     /// `new T(args)` for a class or struct (the expression type is `T`).
-    New { ctor: Option<MethodId>, args: Vec<BArg> },
+    New {
+        ctor: Option<MethodId>,
+        args: Vec<BArg>,
+    },
     /// `new T[n]` / `new T[n, m]` (expression type is the array type).
-    NewArray { sizes: Vec<BExpr> },
+    NewArray {
+        sizes: Vec<BExpr>,
+    },
     /// `new T[] { a, b }` (one dimension).
-    ArrayLiteral { elems: Vec<BExpr> },
+    ArrayLiteral {
+        elems: Vec<BExpr>,
+    },
     /// A delegate over a method group (`target` is the receiver for instance methods).
     DelegateNew {
         method: MethodId,
@@ -173,47 +192,96 @@ pub enum BKind {
     Await(Box<AwaitParts>),
     /// The `Iterator<element>` an iterator method returns: its arguments and `body`, the
     /// method holding the iterator's code.
-    MakeIterator { body: MethodId, element: TypeId },
+    MakeIterator {
+        body: MethodId,
+        element: TypeId,
+    },
     /// A runtime-lowered async method's task entry: runs `body` (its code) on the method's
     /// arguments and turns the outcome into the method's `Task` (or nothing, for `async
     /// void`) through `complete`, a helper of `AsyncHelpers`.
-    StartAsync { body: MethodId, complete: MethodId, type_args: Vec<TypeId> },
+    StartAsync {
+        body: MethodId,
+        complete: MethodId,
+        type_args: Vec<TypeId>,
+    },
     /// A classic-lowered async method's kickoff: start the state machine (the function's
     /// root display) and return its builder's `Task`.
     StartStateMachine,
     /// A direct call of a local function.
-    CallNested { nested: NestedId, args: Vec<BArg> },
+    CallNested {
+        nested: NestedId,
+        args: Vec<BArg>,
+    },
     /// Invoking a delegate value.
-    Invoke { delegate: Box<BExpr>, args: Vec<BArg> },
-    Unary { op: BUnOp, operand: Box<BExpr> },
+    Invoke {
+        delegate: Box<BExpr>,
+        args: Vec<BArg>,
+    },
+    Unary {
+        op: BUnOp,
+        operand: Box<BExpr>,
+    },
     /// Both operands have the operation's operand type; comparisons produce `bool`.
-    Binary { op: BBinOp, left: Box<BExpr>, right: Box<BExpr> },
+    Binary {
+        op: BBinOp,
+        left: Box<BExpr>,
+        right: Box<BExpr>,
+    },
     AndAlso(Box<BExpr>, Box<BExpr>),
     OrElse(Box<BExpr>, Box<BExpr>),
     /// `a ?? b`.
     Coalesce(Box<BExpr>, Box<BExpr>),
-    Cond { cond: Box<BExpr>, then: Box<BExpr>, otherwise: Box<BExpr> },
+    Cond {
+        cond: Box<BExpr>,
+        then: Box<BExpr>,
+        otherwise: Box<BExpr>,
+    },
     /// String concatenation of string-typed parts.
     Concat(Vec<BExpr>),
     /// `value.ToString(format)` for an interpolation hole (string result).
-    Format { value: Box<BExpr>, format: Option<String> },
+    Format {
+        value: Box<BExpr>,
+        format: Option<String>,
+    },
     /// Padding for `{x,alignment}`.
-    Align { value: Box<BExpr>, alignment: Box<BExpr> },
-    Conv { kind: ConvKind, operand: Box<BExpr> },
+    Align {
+        value: Box<BExpr>,
+        alignment: Box<BExpr>,
+    },
+    Conv {
+        kind: ConvKind,
+        operand: Box<BExpr>,
+    },
     /// `e is T` (a bool).
-    TypeTest { operand: Box<BExpr>, target: TypeId },
+    TypeTest {
+        operand: Box<BExpr>,
+        target: TypeId,
+    },
     /// `e as T`.
-    As { operand: Box<BExpr>, target: TypeId },
+    As {
+        operand: Box<BExpr>,
+        target: TypeId,
+    },
     /// `target = value`; the expression's value is the assigned value.
-    Assign { target: Box<BExpr>, value: Box<BExpr> },
+    Assign {
+        target: Box<BExpr>,
+        value: Box<BExpr>,
+    },
     /// Statements, then a value (temporaries for lowered compound expressions).
-    Seq { stmts: Vec<BStmt>, value: Box<BExpr> },
+    Seq {
+        stmts: Vec<BStmt>,
+        value: Box<BExpr>,
+    },
     /// `throw e` as an expression.
     Throw(Box<BExpr>),
     /// `typeof(T)`.
     TypeOf(TypeId),
     /// `r?.x`: evaluate `receiver` into `temp`; `null` if it is null, else `access`.
-    ConditionalAccess { receiver: Box<BExpr>, temp: LocalId, access: Box<BExpr> },
+    ConditionalAccess {
+        receiver: Box<BExpr>,
+        temp: LocalId,
+        access: Box<BExpr>,
+    },
     /// A bound expression that failed; errors were reported.
     Error,
 }
@@ -239,12 +307,29 @@ pub enum SKind {
     Expr(BExpr),
     /// A block; `locals` are the variables it declares (a display object is made for the
     /// hoisted ones each time the block is entered).
-    Block { stmts: Vec<BStmt>, locals: Vec<LocalId> },
+    Block {
+        stmts: Vec<BStmt>,
+        locals: Vec<LocalId>,
+    },
     /// Initialises a local (`None`: default value, needed for structs).
-    Local { local: LocalId, init: Option<BExpr> },
-    If { cond: BExpr, then: Box<BStmt>, otherwise: Option<Box<BStmt>> },
+    Local {
+        local: LocalId,
+        init: Option<BExpr>,
+    },
+    If {
+        cond: BExpr,
+        then: Box<BStmt>,
+        otherwise: Option<Box<BStmt>>,
+    },
     /// `while (cond) body` with its `break`/`continue` labels.
-    Loop { cond: Option<BExpr>, body: Box<BStmt>, update: Vec<BExpr>, brk: LabelId, cont: LabelId, test_first: bool },
+    Loop {
+        cond: Option<BExpr>,
+        body: Box<BStmt>,
+        update: Vec<BExpr>,
+        brk: LabelId,
+        cont: LabelId,
+        test_first: bool,
+    },
     Return(Option<BExpr>),
     /// `yield return e;` in an iterator.
     YieldReturn(BExpr),
@@ -253,11 +338,20 @@ pub enum SKind {
     Throw(BExpr),
     /// `throw;` inside a catch block.
     Rethrow(LocalId),
-    Try { body: Box<BStmt>, catches: Vec<BCatch>, finally: Option<Box<BStmt>> },
+    Try {
+        body: Box<BStmt>,
+        catches: Vec<BCatch>,
+        finally: Option<Box<BStmt>>,
+    },
     Label(LabelId),
     Goto(LabelId),
     /// Dense integer switch: jumps to `targets[value - low]`, else to `default`.
-    Switch { value: BExpr, low: i64, targets: Vec<LabelId>, default: LabelId },
+    Switch {
+        value: BExpr,
+        low: i64,
+        targets: Vec<LabelId>,
+        default: LabelId,
+    },
     /// Declares a local function (its closure environment is ready from here on).
     LocalFunction(NestedId),
     Empty,
@@ -315,12 +409,7 @@ pub fn retyped(e: BExpr, ty: TypeId) -> BExpr {
         return e;
     }
     match e.kind {
-        BKind::New { .. }
-        | BKind::NewArray { .. }
-        | BKind::ArrayLiteral { .. }
-        | BKind::DelegateNew { .. }
-        | BKind::Closure(_)
-        | BKind::Default => {
+        BKind::New { .. } | BKind::NewArray { .. } | BKind::ArrayLiteral { .. } | BKind::DelegateNew { .. } | BKind::Closure(_) | BKind::Default => {
             let span = e.span;
             BExpr::new(BKind::Conv { kind: ConvKind::Identity, operand: Box::new(e) }, ty, span)
         }

@@ -12,9 +12,7 @@ pub fn eval_syntax(c: &mut Compiler, ctx: &NameContext, e: &ast::Expr) -> Option
         ExprKind::Literal(l) => Some(literal(l)),
         ExprKind::Default(_) => Some(Constant::Null),
         ExprKind::Unary { op, operand } => unary(*op, eval_syntax(c, ctx, operand)?),
-        ExprKind::Binary { op, left, right } => {
-            binary(*op, eval_syntax(c, ctx, left)?, eval_syntax(c, ctx, right)?)
-        }
+        ExprKind::Binary { op, left, right } => binary(*op, eval_syntax(c, ctx, left)?, eval_syntax(c, ctx, right)?),
         ExprKind::Cast { expr, .. } | ExprKind::Checked(_, expr) => eval_syntax(c, ctx, expr),
         ExprKind::Name(seg) => {
             let def = ctx.type_def?;

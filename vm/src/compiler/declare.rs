@@ -9,8 +9,8 @@ use super::scopes::{AliasTarget, ImportScope, ScopeId, IMPLICIT_USINGS};
 use super::sources::{MethodSource, TypeDeclSource, TypeSource};
 use super::Compiler;
 use crate::metadata::{
-    FileId, Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, ParamOwner,
-    TypeDef, TypeDefId, TypeDefKind, TypeId, TypeParamDef, WellKnown,
+    FileId, Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, ParamOwner, TypeDef, TypeDefId, TypeDefKind, TypeId, TypeParamDef,
+    WellKnown,
 };
 use grammar::ast::{self, Modifiers, NamespaceMember, TypeKind};
 use grammar::span::Span;
@@ -50,14 +50,7 @@ impl Compiler {
         }
     }
 
-    fn declare_namespace_members(
-        &mut self,
-        file: FileId,
-        scope: ScopeId,
-        ns: &str,
-        members: Vec<NamespaceMember>,
-        stmts: &mut Vec<ast::Stmt>,
-    ) {
+    fn declare_namespace_members(&mut self, file: FileId, scope: ScopeId, ns: &str, members: Vec<NamespaceMember>, stmts: &mut Vec<ast::Stmt>) {
         for m in members {
             match m {
                 NamespaceMember::Namespace(nd) => {
@@ -79,14 +72,7 @@ impl Compiler {
 
     /// Declares a type (and, recursively, its nested types). Partial declarations of an
     /// existing type are merged into it.
-    fn declare_type(
-        &mut self,
-        file: FileId,
-        scope: ScopeId,
-        ns: &str,
-        outer: Option<TypeDefId>,
-        mut td: ast::TypeDecl,
-    ) -> TypeDefId {
+    fn declare_type(&mut self, file: FileId, scope: ScopeId, ns: &str, outer: Option<TypeDefId>, mut td: ast::TypeDecl) -> TypeDefId {
         let arity = td.type_params.len();
         let existing = match outer {
             None => self.namespaces.find_type(ns, &td.name.name, arity),
@@ -101,8 +87,8 @@ impl Compiler {
         let existing = existing.filter(|&d| outer.is_some() || self.is_library(file) || !self.meta.type_def(d).flags.has(Flags::LIBRARY));
         let def = match existing {
             Some(d) => {
-                let both_partial = td.modifiers.has(Modifiers::PARTIAL)
-                    && self.type_src[d.index()].decls.iter().all(|s| s.decl.modifiers.has(Modifiers::PARTIAL));
+                let both_partial =
+                    td.modifiers.has(Modifiers::PARTIAL) && self.type_src[d.index()].decls.iter().all(|s| s.decl.modifiers.has(Modifiers::PARTIAL));
                 if !both_partial {
                     self.report_duplicate_type(file, ns, outer, &td.name);
                 }
@@ -134,10 +120,7 @@ impl Compiler {
 
     fn report_duplicate_type(&mut self, file: FileId, ns: &str, outer: Option<TypeDefId>, name: &ast::Ident) {
         let (code, msg) = match outer {
-            Some(o) => (
-                "CS0102",
-                format!("The type '{}' already contains a definition for '{}'", self.meta.type_def(o).name, name.name),
-            ),
+            Some(o) => ("CS0102", format!("The type '{}' already contains a definition for '{}'", self.meta.type_def(o).name, name.name)),
             None => {
                 let shown = if ns.is_empty() { "<global namespace>" } else { ns };
                 ("CS0101", format!("The namespace '{shown}' already contains a definition for '{}'", name.name))
@@ -165,12 +148,10 @@ impl Compiler {
         if self.is_library(file) {
             flags.set(Flags::LIBRARY);
         }
-        let mut type_params: Vec<TypeParamDef> =
-            outer.map(|o| self.meta.type_def(o).type_params.clone()).unwrap_or_default();
+        let mut type_params: Vec<TypeParamDef> = outer.map(|o| self.meta.type_def(o).type_params.clone()).unwrap_or_default();
         type_params.extend(td.type_params.iter().map(type_param_def));
         let n = type_params.len();
-        let args: Vec<TypeId> =
-            (0..n).map(|i| self.meta.types.param(ParamOwner::Type(def), i as u16)).collect();
+        let args: Vec<TypeId> = (0..n).map(|i| self.meta.types.param(ParamOwner::Type(def), i as u16)).collect();
         let self_type = self.meta.types.named(def, &args);
         self.meta.type_defs.push(TypeDef {
             name: td.name.name.clone(),
@@ -255,9 +236,7 @@ impl Compiler {
                         file,
                         q.span,
                         "CS0246",
-                        format!(
-                            "The type or namespace name '{first}' could not be found (are you missing a using directive or an assembly reference?)"
-                        ),
+                        format!("The type or namespace name '{first}' could not be found (are you missing a using directive or an assembly reference?)"),
                     );
                 }
             }
@@ -437,11 +416,7 @@ impl Compiler {
         }
     }
 
-    pub fn resolve_constraints(
-        &mut self,
-        ctx: &NameContext,
-        constraints: &[ast::Constraint],
-    ) -> (Vec<TypeId>, bool, bool, bool) {
+    pub fn resolve_constraints(&mut self, ctx: &NameContext, constraints: &[ast::Constraint]) -> (Vec<TypeId>, bool, bool, bool) {
         let (mut types, mut is_class, mut is_struct, mut has_new) = (Vec::new(), false, false, false);
         for c in constraints {
             match c {
@@ -483,7 +458,14 @@ impl Compiler {
             [_, second, ..] => {
                 let md = self.meta.method(*second).clone();
                 let owner = self.meta.cs_name(self.meta.type_def(md.owner).self_type);
-                self.error(md.file, md.span, "CS0017", format!("Program has more than one entry point defined. Compile with /main to specify the type that contains the entry point. ({owner}.Main)"));
+                self.error(
+                    md.file,
+                    md.span,
+                    "CS0017",
+                    format!(
+                        "Program has more than one entry point defined. Compile with /main to specify the type that contains the entry point. ({owner}.Main)"
+                    ),
+                );
                 self.entry_point = Some(candidates[0]);
             }
         }

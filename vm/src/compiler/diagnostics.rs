@@ -70,11 +70,7 @@ pub fn render_located(diags: &[Diag], files: &[SourceFile], locate: impl Fn(&Sou
 /// Spaces (tabs kept, so the caret lines up) up to the column, then `^` under the span's
 /// part on this line (at least one).
 fn caret_line(file: &SourceFile, line: &str, span: Span, col: u32) -> String {
-    let prefix: String = line
-        .chars()
-        .take(col.saturating_sub(1) as usize)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
+    let prefix: String = line.chars().take(col.saturating_sub(1) as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
     let end_lc = file.line_col(span.end);
     let same_line = end_lc.line == file.line_col(span.start).line;
     let width = if same_line { end_lc.col.saturating_sub(col) } else { 1 };

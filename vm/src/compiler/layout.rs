@@ -4,8 +4,8 @@
 
 use super::resolve::NameContext;
 use super::Compiler;
-use grammar::span::Span;
 use crate::metadata::{FileId, Flags, MethodId, MethodKind, ParamOwner, Substitution, TypeDefId, TypeDefKind, TypeId, TypeKind};
+use grammar::span::Span;
 
 impl Compiler {
     pub fn layout_all(&mut self) {
@@ -69,9 +69,7 @@ impl Compiler {
             }
             if md.flags.has(Flags::OVERRIDE) {
                 // The nearest declaration wins: a `new virtual` slot hides older ones.
-                let found = vtable.iter().rposition(|&v| {
-                    self.meta.method(v).name == md.name && self.same_signature(v, base_t, m, None)
-                });
+                let found = vtable.iter().rposition(|&v| self.meta.method(v).name == md.name && self.same_signature(v, base_t, m, None));
                 match found {
                     Some(slot) => {
                         if self.meta.method(vtable[slot]).flags.has(Flags::SEALED) {
@@ -149,7 +147,13 @@ impl Compiler {
         ma.params.iter().zip(&mb.params).all(|(pa, pb)| {
             let ta = self.canonical(pa.ty, &sa);
             let tb = self.canonical(pb.ty, &sb);
-            ta == tb && (pa.kind == pb.kind || !matches!((pa.kind, pb.kind), (crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out, _) | (_, crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out)))
+            ta == tb
+                && (pa.kind == pb.kind
+                    || !matches!(
+                        (pa.kind, pb.kind),
+                        (crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out, _)
+                            | (_, crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out)
+                    ))
         })
     }
 
@@ -157,9 +161,7 @@ impl Compiler {
     /// type parameters mapped to canonical placeholders.
     fn signature_substitution(&mut self, m: MethodId, owner: Option<TypeId>) -> Substitution {
         let md = self.meta.method(m).clone();
-        let canonical: Vec<TypeId> = (0..md.type_params.len())
-            .map(|i| self.meta.types.param(ParamOwner::Method(MethodId(u32::MAX)), i as u16))
-            .collect();
+        let canonical: Vec<TypeId> = (0..md.type_params.len()).map(|i| self.meta.types.param(ParamOwner::Method(MethodId(u32::MAX)), i as u16)).collect();
         let mut sub = Substitution::for_method(m, &canonical);
         if let Some(o) = owner {
             if let TypeKind::Named { def, args } = self.meta.types.kind(o).clone() {

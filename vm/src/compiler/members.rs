@@ -8,11 +8,11 @@ use super::declare::{flags_from_modifiers, type_param_def};
 use super::resolve::NameContext;
 use super::sources::{FieldSource, MethodSource, RecordMember, TypeDeclSource};
 use super::Compiler;
-use crate::metadata::{
-    Constant, FieldDef, FieldId, Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef,
-    ParamKind, PropertyDef, PropertyId, TypeDefId, TypeDefKind, TypeId,
-};
 use crate::metadata::attributes::{AttributeValue, CustomAttribute};
+use crate::metadata::{
+    Constant, FieldDef, FieldId, Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, PropertyDef, PropertyId, TypeDefId, TypeDefKind,
+    TypeId,
+};
 use grammar::ast::{self, MemberDecl, Modifiers};
 use grammar::span::Span;
 
@@ -21,9 +21,8 @@ impl Compiler {
     /// (`StringSplitOptions options = StringSplitOptions.None`).
     /// Base classes come before derived ones: a record sees the properties it inherits.
     pub(super) fn declare_all_members(&mut self) {
-        let (enums, mut others): (Vec<TypeDefId>, Vec<TypeDefId>) = (0..self.meta.type_defs.len())
-            .map(|i| TypeDefId(i as u32))
-            .partition(|&d| self.meta.type_def(d).kind == TypeDefKind::Enum);
+        let (enums, mut others): (Vec<TypeDefId>, Vec<TypeDefId>) =
+            (0..self.meta.type_defs.len()).map(|i| TypeDefId(i as u32)).partition(|&d| self.meta.type_def(d).kind == TypeDefKind::Enum);
         others.sort_by_key(|&d| self.base_depth(d));
         for def in enums.into_iter().chain(others) {
             let decls = self.type_src[def.index()].decls.clone();
@@ -83,15 +82,7 @@ impl Compiler {
         for d in &f.declarators {
             self.check_member_name_unique(def, &d.name, src);
             let init = d.init.clone().map(Rc::new);
-            let field = FieldDef {
-                name: d.name.name.clone(),
-                owner: def,
-                ty,
-                flags,
-                slot: 0,
-                constant: None,
-                span: d.name.span,
-            };
+            let field = FieldDef { name: d.name.name.clone(), owner: def, ty, flags, slot: 0, constant: None, span: d.name.span };
             self.new_field(field, Some(FieldSource { init, scope: src.scope, file: src.file }));
         }
     }
@@ -107,13 +98,7 @@ impl Compiler {
     }
 
     /// Declares a method's signature; the body is compiled later.
-    pub(super) fn declare_method(
-        &mut self,
-        def: TypeDefId,
-        src: &TypeDeclSource,
-        ctx: &NameContext,
-        m: Rc<ast::MethodDecl>,
-    ) -> MethodId {
+    pub(super) fn declare_method(&mut self, def: TypeDefId, src: &TypeDeclSource, ctx: &NameContext, m: Rc<ast::MethodDecl>) -> MethodId {
         let mut flags = flags_from_modifiers(m.modifiers);
         let is_interface = self.meta.type_def(def).kind == TypeDefKind::Interface;
         if is_interface && !flags.has(Flags::STATIC) {
@@ -254,34 +239,42 @@ impl Compiler {
         }
         let ty = self.resolve_type(ctx, &p.ty);
         let explicit = p.explicit_interface.as_ref().map(|i| self.resolve_type(ctx, i));
-        self.declare_property_like(def, src, PropertyShape {
-            name: p.name.name.clone(),
-            name_span: p.name.span,
-            modifiers: p.modifiers,
-            ty,
-            params: Vec::new(),
-            body: &p.accessors,
-            initializer: p.initializer.clone(),
-            explicit,
-            span: p.span,
-        });
+        self.declare_property_like(
+            def,
+            src,
+            PropertyShape {
+                name: p.name.name.clone(),
+                name_span: p.name.span,
+                modifiers: p.modifiers,
+                ty,
+                params: Vec::new(),
+                body: &p.accessors,
+                initializer: p.initializer.clone(),
+                explicit,
+                span: p.span,
+            },
+        );
     }
 
     fn declare_indexer(&mut self, def: TypeDefId, src: &TypeDeclSource, ctx: &NameContext, ix: &ast::IndexerDecl) {
         let ty = self.resolve_type(ctx, &ix.ty);
         let params = self.declare_params(ctx, &ix.params);
         let explicit = ix.explicit_interface.as_ref().map(|i| self.resolve_type(ctx, i));
-        self.declare_property_like(def, src, PropertyShape {
-            name: "Item".into(),
-            name_span: ix.span,
-            modifiers: ix.modifiers,
-            ty,
-            params,
-            body: &ix.accessors,
-            initializer: None,
-            explicit,
-            span: ix.span,
-        });
+        self.declare_property_like(
+            def,
+            src,
+            PropertyShape {
+                name: "Item".into(),
+                name_span: ix.span,
+                modifiers: ix.modifiers,
+                ty,
+                params,
+                body: &ix.accessors,
+                initializer: None,
+                explicit,
+                span: ix.span,
+            },
+        );
     }
 
     fn declare_property_like(&mut self, def: TypeDefId, src: &TypeDeclSource, p: PropertyShape) {
@@ -326,22 +319,19 @@ impl Compiler {
             fflags.set(Flags::SYNTHESIZED);
             let init = p.initializer.clone().map(Rc::new);
             let f = self.new_field(
-                FieldDef {
-                    name: format!("<{}>k__BackingField", p.name),
-                    owner: def,
-                    ty: p.ty,
-                    flags: fflags,
-                    slot: 0,
-                    constant: None,
-                    span: p.name_span,
-                },
+                FieldDef { name: format!("<{}>k__BackingField", p.name), owner: def, ty: p.ty, flags: fflags, slot: 0, constant: None, span: p.name_span },
                 Some(FieldSource { init, scope: src.scope, file: src.file }),
             );
             self.meta.properties[pid.index()].backing_field = Some(f);
             Some(f)
         } else {
             if p.initializer.is_some() {
-                self.error(src.file, p.name_span, "CS8050", "Only auto-implemented properties, or properties that use the 'field' keyword, can have initializers.");
+                self.error(
+                    src.file,
+                    p.name_span,
+                    "CS8050",
+                    "Only auto-implemented properties, or properties that use the 'field' keyword, can have initializers.",
+                );
             }
             None
         };
@@ -558,32 +548,29 @@ impl Compiler {
         if self.property_in_hierarchy(def, &p.name).is_some() {
             return;
         }
-        let accessors = ast::PropertyBody::Accessors(vec![
-            accessor(ast::AccessorKind::Get, span),
-            accessor(ast::AccessorKind::Init, span),
-        ]);
-        self.declare_property_like(def, src, PropertyShape {
-            name: p.name.clone(),
-            name_span: span,
-            modifiers: Modifiers { bits: Modifiers::PUBLIC, span },
-            ty: p.ty,
-            params: Vec::new(),
-            body: &accessors,
-            initializer: None,
-            explicit: None,
-            span,
-        });
+        let accessors = ast::PropertyBody::Accessors(vec![accessor(ast::AccessorKind::Get, span), accessor(ast::AccessorKind::Init, span)]);
+        self.declare_property_like(
+            def,
+            src,
+            PropertyShape {
+                name: p.name.clone(),
+                name_span: span,
+                modifiers: Modifiers { bits: Modifiers::PUBLIC, span },
+                ty: p.ty,
+                params: Vec::new(),
+                body: &accessors,
+                initializer: None,
+                explicit: None,
+                span,
+            },
+        );
     }
 
     fn declare_operator(&mut self, def: TypeDefId, src: &TypeDeclSource, ctx: &NameContext, o: &ast::OperatorDecl) {
         let name = operator_method_name(o.op, o.params.len());
         let ret = self.resolve_type(ctx, &o.return_type);
         let params = self.declare_params(ctx, &o.params);
-        let kind = if matches!(o.op, ast::OverloadableOp::Implicit | ast::OverloadableOp::Explicit) {
-            MethodKind::Conversion
-        } else {
-            MethodKind::Operator
-        };
+        let kind = if matches!(o.op, ast::OverloadableOp::Implicit | ast::OverloadableOp::Explicit) { MethodKind::Conversion } else { MethodKind::Operator };
         let is_extern = o.modifiers.has(Modifiers::EXTERN);
         let source = if is_extern { MethodSource::None } else { MethodSource::Operator { decl: Rc::new(o.clone()), scope: src.scope } };
         let id = self.new_method(
@@ -711,9 +698,7 @@ impl Compiler {
         }
         let has_static_init = d.fields.iter().any(|&f| {
             let fd = self.meta.field(f);
-            fd.flags.has(Flags::STATIC)
-                && !fd.flags.has(Flags::CONST)
-                && self.field_src.get(&f).is_some_and(|s| s.init.is_some())
+            fd.flags.has(Flags::STATIC) && !fd.flags.has(Flags::CONST) && self.field_src.get(&f).is_some_and(|s| s.init.is_some())
         });
         if has_static_init {
             self.static_ctor_of(def, src);

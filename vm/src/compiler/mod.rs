@@ -207,11 +207,7 @@ impl Compiler {
 
 /// Compiles the standard library and the user's files into a program. On failure returns
 /// the program's diagnostics (and the source files, for rendering).
-pub fn compile(
-    library: &[(String, Cow<'static, str>)],
-    user: &[(String, String)],
-    options: CompileOptions,
-) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
+pub fn compile(library: &[(String, Cow<'static, str>)], user: &[(String, String)], options: CompileOptions) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
     compile_with_skeletons(library, None, user, options)
 }
 

@@ -86,12 +86,7 @@ impl Compiler {
                 Some(NsOrType::Type(t)) => t,
                 Some(NsOrType::Namespace(ns)) => {
                     if report {
-                        self.error(
-                            ctx.file,
-                            syntax.span,
-                            "CS0118",
-                            format!("'{ns}' is a namespace but is used like a type"),
-                        );
+                        self.error(ctx.file, syntax.span, "CS0118", format!("'{ns}' is a namespace but is used like a type"));
                     }
                     TypeId::ERROR
                 }
@@ -170,12 +165,7 @@ impl Compiler {
     }
 
     /// Resolves a dotted, possibly generic name as a namespace or type.
-    pub fn resolve_named(
-        &mut self,
-        ctx: &NameContext,
-        segments: &[ast::NameSegment],
-        report: bool,
-    ) -> Option<NsOrType> {
+    pub fn resolve_named(&mut self, ctx: &NameContext, segments: &[ast::NameSegment], report: bool) -> Option<NsOrType> {
         let first = segments.first()?;
         let mut cur = self.resolve_first_segment(ctx, first, report && segments.len() == 1)?;
         for seg in &segments[1..] {
@@ -196,12 +186,7 @@ impl Compiler {
         Some(args)
     }
 
-    fn resolve_first_segment(
-        &mut self,
-        ctx: &NameContext,
-        seg: &ast::NameSegment,
-        report: bool,
-    ) -> Option<NsOrType> {
+    fn resolve_first_segment(&mut self, ctx: &NameContext, seg: &ast::NameSegment, report: bool) -> Option<NsOrType> {
         let name = seg.name.name.as_str();
         if name == "global" && seg.type_args.is_empty() {
             return Some(NsOrType::Namespace(String::new()));
@@ -233,9 +218,7 @@ impl Compiler {
             ctx.file,
             seg.name.span,
             "CS0246",
-            format!(
-                "The type or namespace name '{name}' could not be found (are you missing a using directive or an assembly reference?)"
-            ),
+            format!("The type or namespace name '{name}' could not be found (are you missing a using directive or an assembly reference?)"),
         );
     }
 
@@ -273,13 +256,7 @@ impl Compiler {
         })
     }
 
-    fn resolve_member_segment(
-        &mut self,
-        ctx: &NameContext,
-        left: NsOrType,
-        seg: &ast::NameSegment,
-        report: bool,
-    ) -> Option<NsOrType> {
+    fn resolve_member_segment(&mut self, ctx: &NameContext, left: NsOrType, seg: &ast::NameSegment, report: bool) -> Option<NsOrType> {
         let name = seg.name.name.as_str();
         let args = self.resolve_args(ctx, seg, report)?;
         match left {
@@ -297,9 +274,7 @@ impl Compiler {
                         ctx.file,
                         seg.name.span,
                         "CS0234",
-                        format!(
-                            "The type or namespace name '{name}' does not exist in the namespace '{shown}' (are you missing an assembly reference?)"
-                        ),
+                        format!("The type or namespace name '{name}' does not exist in the namespace '{shown}' (are you missing an assembly reference?)"),
                     );
                 }
                 None
@@ -311,12 +286,7 @@ impl Compiler {
                         self.report_nested_type_arity(ctx.file, t, seg, args.len());
                     } else if report {
                         let shown = self.meta.cs_name(t);
-                        self.error(
-                            ctx.file,
-                            seg.name.span,
-                            "CS0426",
-                            format!("The type name '{name}' does not exist in the type '{shown}'"),
-                        );
+                        self.error(ctx.file, seg.name.span, "CS0426", format!("The type name '{name}' does not exist in the type '{shown}'"));
                     }
                     None
                 }
@@ -438,8 +408,7 @@ impl Compiler {
                 return Some(Found::Alias(*t));
             }
         }
-        let found: Vec<TypeDefId> =
-            sc.usings.iter().filter_map(|u| self.namespaces.find_type(u, name, arity)).collect();
+        let found: Vec<TypeDefId> = sc.usings.iter().filter_map(|u| self.namespaces.find_type(u, name, arity)).collect();
         let &first = found.first()?;
         if let Some(&other) = found.iter().find(|&&d| d != first) {
             let a = self.meta.def_full_name(first);

@@ -11,15 +11,8 @@ use grammar::ast;
 pub struct ScopeId(pub u32);
 
 /// The namespaces usings implicitly import in an SDK console project.
-pub const IMPLICIT_USINGS: &[&str] = &[
-    "System",
-    "System.Collections.Generic",
-    "System.IO",
-    "System.Linq",
-    "System.Net.Http",
-    "System.Threading",
-    "System.Threading.Tasks",
-];
+pub const IMPLICIT_USINGS: &[&str] =
+    &["System", "System.Collections.Generic", "System.IO", "System.Linq", "System.Net.Http", "System.Threading", "System.Threading.Tasks"];
 
 #[derive(Default)]
 pub struct Namespaces {
@@ -48,12 +41,7 @@ impl Namespaces {
     /// Types named `name` in `namespace` with any arity (for error messages and generic
     /// names used without arguments).
     pub fn any_arity(&self, namespace: &str, name: &str) -> Vec<(usize, TypeDefId)> {
-        let mut v: Vec<(usize, TypeDefId)> = self
-            .types
-            .iter()
-            .filter(|((ns, n, _), _)| ns == namespace && n == name)
-            .map(|((_, _, a), d)| (*a, *d))
-            .collect();
+        let mut v: Vec<(usize, TypeDefId)> = self.types.iter().filter(|((ns, n, _), _)| ns == namespace && n == name).map(|((_, _, a), d)| (*a, *d)).collect();
         v.sort();
         v
     }
@@ -83,14 +71,6 @@ pub struct ImportScope {
 
 impl ImportScope {
     pub fn new(parent: Option<ScopeId>, namespace: String, file: FileId) -> ImportScope {
-        ImportScope {
-            parent,
-            namespace,
-            file,
-            usings: Vec::new(),
-            static_usings: Vec::new(),
-            aliases: HashMap::new(),
-            directives: Vec::new(),
-        }
+        ImportScope { parent, namespace, file, usings: Vec::new(), static_usings: Vec::new(), aliases: HashMap::new(), directives: Vec::new() }
     }
 }

@@ -27,28 +27,63 @@ pub enum MethodSource {
     /// delegate's `Invoke`).
     None,
     /// An ordinary method (or operator) with its declaration.
-    Method { decl: Rc<ast::MethodDecl>, scope: ScopeId },
-    Operator { decl: Rc<ast::OperatorDecl>, scope: ScopeId },
+    Method {
+        decl: Rc<ast::MethodDecl>,
+        scope: ScopeId,
+    },
+    Operator {
+        decl: Rc<ast::OperatorDecl>,
+        scope: ScopeId,
+    },
     /// A declared instance constructor.
-    Constructor { decl: Rc<ast::ConstructorDecl>, scope: ScopeId },
+    Constructor {
+        decl: Rc<ast::ConstructorDecl>,
+        scope: ScopeId,
+    },
     /// The parameterless constructor C# supplies when a class declares none, or the
     /// primary constructor of a class/struct/record.
-    ImplicitConstructor { owner: TypeDefId, scope: ScopeId },
+    ImplicitConstructor {
+        owner: TypeDefId,
+        scope: ScopeId,
+    },
     /// The static constructor: field initializers, then the declared body if any.
-    StaticConstructor { owner: TypeDefId, decl: Option<Rc<ast::ConstructorDecl>>, scope: ScopeId },
+    StaticConstructor {
+        owner: TypeDefId,
+        decl: Option<Rc<ast::ConstructorDecl>>,
+        scope: ScopeId,
+    },
     /// A property or indexer accessor with a body.
-    Accessor { body: Rc<ast::Body>, property: PropertyId, is_setter: bool, scope: ScopeId },
+    Accessor {
+        body: Rc<ast::Body>,
+        property: PropertyId,
+        is_setter: bool,
+        scope: ScopeId,
+    },
     /// `T P => expr;`
-    ExprProperty { expr: Rc<ast::Expr>, property: PropertyId, scope: ScopeId },
+    ExprProperty {
+        expr: Rc<ast::Expr>,
+        property: PropertyId,
+        scope: ScopeId,
+    },
     /// An auto-property accessor reading or writing its backing field.
-    AutoGetter { field: FieldId },
-    AutoSetter { field: FieldId },
+    AutoGetter {
+        field: FieldId,
+    },
+    AutoSetter {
+        field: FieldId,
+    },
     /// The method holding top-level statements (`Program.<Main>$`).
-    TopLevel { stmts: Rc<Vec<ast::Stmt>>, scope: ScopeId },
+    TopLevel {
+        stmts: Rc<Vec<ast::Stmt>>,
+        scope: ScopeId,
+    },
     /// A lambda or local function, compiled as part of its enclosing method.
     Nested,
     /// A record's compiler-generated member (`ToString`, `Equals`...).
-    RecordMember { owner: TypeDefId, kind: RecordMember },
+    RecordMember {
+        owner: TypeDefId,
+        kind: RecordMember,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -330,18 +330,9 @@ mod tests {
         assert!(matches!(div(Value::I32(-7), Value::I32(2)), Ok(Value::I32(-3))));
         assert!(matches!(rem(Value::I32(-7), Value::I32(2)), Ok(Value::I32(-1))));
         assert!(matches!(rem(Value::I32(7), Value::I32(-2)), Ok(Value::I32(1))));
-        assert!(matches!(
-            div(Value::I32(1), Value::I32(0)),
-            Err(ArithError::Throw(ExceptionKind::DivideByZero))
-        ));
-        assert!(matches!(
-            div(Value::I32(i32::MIN), Value::I32(-1)),
-            Err(ArithError::Throw(ExceptionKind::Overflow))
-        ));
-        assert!(matches!(
-            add_checked(Value::I32(i32::MAX), Value::I32(1)),
-            Err(ArithError::Throw(ExceptionKind::Overflow))
-        ));
+        assert!(matches!(div(Value::I32(1), Value::I32(0)), Err(ArithError::Throw(ExceptionKind::DivideByZero))));
+        assert!(matches!(div(Value::I32(i32::MIN), Value::I32(-1)), Err(ArithError::Throw(ExceptionKind::Overflow))));
+        assert!(matches!(add_checked(Value::I32(i32::MAX), Value::I32(1)), Err(ArithError::Throw(ExceptionKind::Overflow))));
         assert!(matches!(shift(Value::I32(1), Value::I32(33), true, false), Ok(Value::I32(2))));
     }
 
@@ -352,10 +343,7 @@ mod tests {
         assert!(matches!(convert(Value::F64(3.99), NumKind::I32, false), Ok(Value::I32(3))));
         assert!(matches!(convert(Value::F64(-3.99), NumKind::I32, false), Ok(Value::I32(-3))));
         assert!(matches!(convert(Value::F64(f64::NAN), NumKind::I32, false), Ok(Value::I32(0))));
-        assert!(matches!(
-            convert(Value::F64(1e300), NumKind::I32, true),
-            Err(ArithError::Throw(ExceptionKind::Overflow))
-        ));
+        assert!(matches!(convert(Value::F64(1e300), NumKind::I32, true), Err(ArithError::Throw(ExceptionKind::Overflow))));
         assert!(matches!(convert(Value::I32(-1), NumKind::U32, false), Ok(Value::U32(u32::MAX))));
     }
 

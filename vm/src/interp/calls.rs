@@ -15,13 +15,7 @@ use crate::runtime::Vm;
 impl Vm {
     /// Calls `method` with its arguments at absolute register `base`; the result goes to the
     /// caller's register `dst`. `call_pc` is the calling instruction (for traces).
-    pub(super) fn call(
-        &mut self,
-        method: MethodId,
-        base: usize,
-        dst: Reg,
-        call_pc: u32,
-    ) -> Result<Flow, InvokeError> {
+    pub(super) fn call(&mut self, method: MethodId, base: usize, dst: Reg, call_pc: u32) -> Result<Flow, InvokeError> {
         match self.body_of(method).map_err(InvokeError::Fatal)? {
             MethodBody::Bytecode(fid) => {
                 if self.thread.frames.len() >= MAX_FRAMES {
@@ -29,13 +23,7 @@ impl Vm {
                 }
                 let nregs = self.functions[fid.0 as usize].num_regs as usize;
                 self.thread.ensure_regs(base + nregs + 1);
-                self.thread.frames.push(Frame {
-                    func: fid,
-                    pc: 0,
-                    base: base as u32,
-                    ret: dst,
-                    kind: FrameKind::Normal,
-                });
+                self.thread.frames.push(Frame { func: fid, pc: 0, base: base as u32, ret: dst, kind: FrameKind::Normal });
                 Ok(Flow::Continue)
             }
             MethodBody::Native(n) if is_frame_switching(n) => self.switch_frames(n, base, dst),
@@ -50,10 +38,7 @@ impl Vm {
                     Err(e) => self.native_failure(e, call_pc, dst),
                 }
             }
-            MethodBody::None => Err(InvokeError::Fatal(format!(
-                "call to {} which has no body",
-                self.method_display_name(method)
-            ))),
+            MethodBody::None => Err(InvokeError::Fatal(format!("call to {} which has no body", self.method_display_name(method)))),
         }
     }
 
@@ -210,16 +195,8 @@ impl Vm {
     /// methods of `System.SZArrayHelper` with the same name (as CoreLib does).
     fn array_interface_impl(&self, method: MethodId) -> Option<MethodId> {
         let name = &self.meta.method(method).name;
-        let helper = self
-            .meta
-            .type_defs
-            .iter()
-            .position(|d| d.name == "SZArrayHelper" && d.namespace == "System")?;
-        self.meta.type_defs[helper]
-            .methods
-            .iter()
-            .copied()
-            .find(|&m| &self.meta.method(m).name == name)
+        let helper = self.meta.type_defs.iter().position(|d| d.name == "SZArrayHelper" && d.namespace == "System")?;
+        self.meta.type_defs[helper].methods.iter().copied().find(|&m| &self.meta.method(m).name == name)
     }
 
     /// The method a single-cast delegate at absolute register `base` calls and where its
@@ -245,12 +222,7 @@ impl Vm {
     }
 
     /// Invokes the delegate at absolute register `base` (arguments follow it).
-    pub(super) fn call_delegate(
-        &mut self,
-        base: usize,
-        dst: Reg,
-        call_pc: u32,
-    ) -> Result<Flow, InvokeError> {
+    pub(super) fn call_delegate(&mut self, base: usize, dst: Reg, call_pc: u32) -> Result<Flow, InvokeError> {
         let d = self.thread.regs[base];
         let (method, target, context, list) = match d.gc_ref().and_then(|r| self.heap.get(r)) {
             Some(Obj::Delegate(del)) => (del.method, del.target, del.context, del.invocation_list.clone()),
@@ -292,13 +264,7 @@ impl Vm {
     /// arguments; the last one's result is the call's result. The frames are pushed so the
     /// first member runs first: each gets its own copy of the arguments, the last member's
     /// window lowest.
-    fn call_multicast(
-        &mut self,
-        list: &[crate::runtime::heap::GcRef],
-        base: usize,
-        dst: Reg,
-        call_pc: u32,
-    ) -> Result<Flow, InvokeError> {
+    fn call_multicast(&mut self, list: &[crate::runtime::heap::GcRef], base: usize, dst: Reg, call_pc: u32) -> Result<Flow, InvokeError> {
         let Some(&first) = list.first() else { return Ok(Flow::Continue) };
         let method = match self.heap.get(first) {
             Some(Obj::Delegate(d)) => d.method,
@@ -384,13 +350,7 @@ impl Vm {
         if generic {
             self.thread.regs[base] = Value::Type(ty);
         }
-        self.thread.frames.push(Frame {
-            func: fid,
-            pc: 0,
-            base: base as u32,
-            ret: Reg(0),
-            kind: FrameKind::StaticCtor(ty),
-        });
+        self.thread.frames.push(Frame { func: fid, pc: 0, base: base as u32, ret: Reg(0), kind: FrameKind::StaticCtor(ty) });
         true
     }
 

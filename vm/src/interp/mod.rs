@@ -5,8 +5,8 @@
 pub mod arith;
 mod calls;
 mod generators;
-mod runtime_async;
 mod objects;
+mod runtime_async;
 mod unwind;
 
 use std::rc::Rc;
@@ -69,13 +69,7 @@ impl Vm {
                 let nregs = self.functions[fid.0 as usize].num_regs as usize;
                 self.thread.ensure_regs(base + nregs.max(args.len()));
                 self.thread.regs[base..base + args.len()].copy_from_slice(args);
-                self.thread.frames.push(Frame {
-                    func: fid,
-                    pc: 0,
-                    base: base as u32,
-                    ret: Reg(0),
-                    kind: FrameKind::Entry,
-                });
+                self.thread.frames.push(Frame { func: fid, pc: 0, base: base as u32, ret: Reg(0), kind: FrameKind::Entry });
                 let depth = self.thread.frames.len();
                 let result = self.execute();
                 debug_assert!(result.is_err() || self.thread.frames.len() == depth - 1);
@@ -88,19 +82,14 @@ impl Vm {
                     Err(e) => Err(self.native_error_to_invoke(e)),
                 }
             }
-            MethodBody::None => Err(InvokeError::Fatal(format!(
-                "method {} has no body",
-                self.meta.method(method).name
-            ))),
+            MethodBody::None => Err(InvokeError::Fatal(format!("method {} has no body", self.meta.method(method).name))),
         }
     }
 
     fn native_error_to_invoke(&mut self, e: NativeError) -> InvokeError {
         match e {
             NativeError::Throw(v) => InvokeError::Exception(v),
-            NativeError::ThrowNew(kind, msg) => {
-                InvokeError::Exception(self.new_exception(kind, Some(&msg)))
-            }
+            NativeError::ThrowNew(kind, msg) => InvokeError::Exception(self.new_exception(kind, Some(&msg))),
             NativeError::Exit(c) => InvokeError::Exit(c),
             NativeError::Fatal(m) => InvokeError::Fatal(m),
             NativeError::Park { .. } | NativeError::Yield => InvokeError::Fatal(CANNOT_BLOCK.into()),
@@ -109,10 +98,7 @@ impl Vm {
 
     /// The first register above every frame's window.
     pub(crate) fn free_register_base(&self) -> usize {
-        self.thread
-            .frames
-            .last()
-            .map_or(0, |f| f.base as usize + self.functions[f.func.0 as usize].num_regs as usize)
+        self.thread.frames.last().map_or(0, |f| f.base as usize + self.functions[f.func.0 as usize].num_regs as usize)
     }
 
     /// Runs frames until the innermost `Entry` frame returns.
@@ -320,8 +306,7 @@ impl Vm {
                 }
                 Op::MakeContext { dst, class_ctx, args, count } => {
                     let class = r!(class_ctx);
-                    let method_args: Vec<Value> =
-                        (0..count).map(|i| r!(Reg(args.0 + i))).collect();
+                    let method_args: Vec<Value> = (0..count).map(|i| r!(Reg(args.0 + i))).collect();
                     let v = self.make_context(class, &method_args);
                     r!(dst) = v;
                 }
@@ -365,9 +350,7 @@ impl Vm {
                         r!(dst) = arith!(arith::convert(r!(src), to, false));
                     }
                 }
-                Op::ConvertChecked { dst, src, to } => {
-                    r!(dst) = arith!(arith::convert(r!(src), to, true))
-                }
+                Op::ConvertChecked { dst, src, to } => r!(dst) = arith!(arith::convert(r!(src), to, true)),
 
                 Op::Jump { target } => jump!(target.0 as usize),
                 Op::JumpIfTrue { cond, target } => {
@@ -594,9 +577,7 @@ impl Vm {
                     let v = r!(src);
                     let rank = self.array_rank(a);
                     let idx: Vec<Value> = (0..rank).map(|i| r!(Reg(indexes.0 + i))).collect();
-                    if let Err(kind) =
-                        self.multi_index(a, &idx).and_then(|i| self.store_elem(a, Value::I32(i as i32), v))
-                    {
+                    if let Err(kind) = self.multi_index(a, &idx).and_then(|i| self.store_elem(a, Value::I32(i as i32), v)) {
                         throw_kind!(kind);
                     }
                 }
@@ -682,10 +663,7 @@ impl Vm {
                         if receiver.is_null() {
                             throw_kind!(ExceptionKind::NullReference);
                         }
-                        return Err(InvokeError::Fatal(format!(
-                            "no implementation of {} for the receiver",
-                            self.meta.method(method).name
-                        )));
+                        return Err(InvokeError::Fatal(format!("no implementation of {} for the receiver", self.meta.method(method).name)));
                     };
                     save_pc!();
                     match self.enter_bytecode(target, base + b.0 as usize, dst) {
@@ -813,12 +791,10 @@ impl Vm {
                 }
                 Op::EndFinally { pending, table } => match r!(pending) {
                     Value::Null => {}
-                    Value::I32(k) => {
-                        match func.tables.get(table as usize).and_then(|t| t.targets.get(k as usize)) {
-                            Some(t) => pc = t.0 as usize,
-                            None => return Err(self.bad_operands(func, pc, "EndFinally")),
-                        }
-                    }
+                    Value::I32(k) => match func.tables.get(table as usize).and_then(|t| t.targets.get(k as usize)) {
+                        Some(t) => pc = t.0 as usize,
+                        None => return Err(self.bad_operands(func, pc, "EndFinally")),
+                    },
                     exc => {
                         save_pc!();
                         return self.continue_unwind(exc, pc as u32 - 1);
@@ -880,10 +856,6 @@ impl Vm {
 
     #[cold]
     fn bad_operands(&self, func: &Function, pc: usize, what: &str) -> InvokeError {
-        InvokeError::Fatal(format!(
-            "internal error: bad operands for {what} at {}:{}",
-            func.name,
-            pc.saturating_sub(1)
-        ))
+        InvokeError::Fatal(format!("internal error: bad operands for {what} at {}:{}", func.name, pc.saturating_sub(1)))
     }
 }

@@ -126,15 +126,8 @@ impl Vm {
         let r = arr.gc_ref().ok_or(ExceptionKind::NullReference)?;
         let i = index.as_i64().ok_or(ExceptionKind::IndexOutOfRange)?;
         match self.heap.get(r) {
-            Some(Obj::Array(a)) => usize::try_from(i)
-                .ok()
-                .and_then(|i| a.items.get(i).copied())
-                .ok_or(ExceptionKind::IndexOutOfRange),
-            Some(Obj::Str(s)) => usize::try_from(i)
-                .ok()
-                .and_then(|i| s.get(i).copied())
-                .map(Value::Char)
-                .ok_or(ExceptionKind::IndexOutOfRange),
+            Some(Obj::Array(a)) => usize::try_from(i).ok().and_then(|i| a.items.get(i).copied()).ok_or(ExceptionKind::IndexOutOfRange),
+            Some(Obj::Str(s)) => usize::try_from(i).ok().and_then(|i| s.get(i).copied()).map(Value::Char).ok_or(ExceptionKind::IndexOutOfRange),
             _ => Err(ExceptionKind::NullReference),
         }
     }
@@ -145,10 +138,7 @@ impl Vm {
         let i = index.as_i64().ok_or(ExceptionKind::IndexOutOfRange)?;
         match self.heap.get_mut(r) {
             Some(Obj::Array(a)) => {
-                let slot = usize::try_from(i)
-                    .ok()
-                    .and_then(|i| a.items.get_mut(i))
-                    .ok_or(ExceptionKind::IndexOutOfRange)?;
+                let slot = usize::try_from(i).ok().and_then(|i| a.items.get_mut(i)).ok_or(ExceptionKind::IndexOutOfRange)?;
                 *slot = v;
                 Ok(())
             }
@@ -245,9 +235,7 @@ impl Vm {
     /// The value `v as ty` yields once `v is ty` holds (enums lose their tag).
     pub(super) fn unbox_for_as(&mut self, v: Value, ty: TypeId) -> Value {
         match self.type_class(ty) {
-            TypeClass::Enum(_) | TypeClass::Num(_) | TypeClass::Struct | TypeClass::Nullable(_) => {
-                self.cast(v, ty).unwrap_or(v)
-            }
+            TypeClass::Enum(_) | TypeClass::Num(_) | TypeClass::Struct | TypeClass::Nullable(_) => self.cast(v, ty).unwrap_or(v),
             _ => v,
         }
     }
@@ -354,11 +342,8 @@ impl Vm {
 
     fn compute_context_from_this(&mut self, rt: TypeId, def: TypeDefId, method_ctx: Value) -> Value {
         let supers = self.supertypes_of(rt);
-        let class_args: Box<[TypeId]> = supers
-            .iter()
-            .find(|&&s| self.meta.types.def_of(s) == Some(def))
-            .map(|&s| self.meta.types.args_of(s).into())
-            .unwrap_or_default();
+        let class_args: Box<[TypeId]> =
+            supers.iter().find(|&&s| self.meta.types.def_of(s) == Some(def)).map(|&s| self.meta.types.args_of(s).into()).unwrap_or_default();
         let method_args: Box<[TypeId]> = match method_ctx {
             Value::Type(c) => self.meta.types.context_args(c).1.into(),
             _ => Box::new([]),
@@ -373,10 +358,7 @@ impl Vm {
             Value::Type(c) => self.meta.types.context_args(c).0.into(),
             _ => Box::new([]),
         };
-        let method_args: Box<[TypeId]> = method_args
-            .iter()
-            .map(|v| if let Value::Type(t) = v { *t } else { TypeId::ERROR })
-            .collect();
+        let method_args: Box<[TypeId]> = method_args.iter().map(|v| if let Value::Type(t) = v { *t } else { TypeId::ERROR }).collect();
         Value::Type(self.meta.types.intern(TypeKind::Context { type_args, method_args }))
     }
 }
@@ -512,7 +494,9 @@ mod tests {
 
     #[test]
     fn decimal_units_print_every_integer_range() {
-        for i in [0, 7, -1, 10, 1_000_000, i128::from(i64::MIN), i128::from(i64::MAX), i128::from(u64::MAX), i128::from(u64::MAX) + 1, 100_000_000_000_000_000_000] {
+        for i in
+            [0, 7, -1, 10, 1_000_000, i128::from(i64::MIN), i128::from(i64::MAX), i128::from(u64::MAX), i128::from(u64::MAX) + 1, 100_000_000_000_000_000_000]
+        {
             assert_eq!(text(i), i.to_string());
         }
     }

@@ -25,10 +25,10 @@ use crate::bytecode::liveness::{self, SuspendSite};
 use crate::bytecode::{FunctionId, Reg};
 use crate::metadata::{MethodBody, MethodId, TypeId, TypeKind};
 use crate::runtime::clr_size::Layout;
-use crate::runtime::stats::ContinuationShape;
 use crate::runtime::heap::GcRef;
 use crate::runtime::native::NativeId;
 use crate::runtime::object::{Continuation, Obj, Outcome};
+use crate::runtime::stats::ContinuationShape;
 use crate::runtime::thread::{Frame, FrameKind};
 use crate::runtime::trace::event::SuspensionKind;
 use crate::runtime::value::Value;
@@ -136,7 +136,14 @@ impl Vm {
     /// Saves the registers of `frame` that are live where it resumes, and the contexts it
     /// suspends in. `callee` is the runtime-async method it was calling (`None` for the
     /// frame that awaited).
-    fn save_continuation(&mut self, frame: Frame, result_reg: Reg, awaiter: Value, contexts: (Option<GcRef>, Option<GcRef>), callee: Option<MethodId>) -> GcRef {
+    fn save_continuation(
+        &mut self,
+        frame: Frame,
+        result_reg: Reg,
+        awaiter: Value,
+        contexts: (Option<GcRef>, Option<GcRef>),
+        callee: Option<MethodId>,
+    ) -> GcRef {
         let site = self.suspend_site(frame.func, frame.pc);
         let base = frame.base as usize;
         let regs: Vec<Value> = site.live.iter().map(|r| self.thread.regs[base + r.0 as usize]).collect();
@@ -218,7 +225,11 @@ impl Vm {
         let TypeKind::Named { def, args } = self.meta.types.kind(t) else { return None };
         let d = self.meta.type_def(*def);
         let is_task = d.namespace == "System.Threading.Tasks" && matches!(d.name.as_str(), "Task" | "ValueTask");
-        if is_task { args.first().copied() } else { None }
+        if is_task {
+            args.first().copied()
+        } else {
+            None
+        }
     }
 
     fn set_next(&mut self, link: GcRef, next: Option<GcRef>) {
@@ -274,7 +285,16 @@ impl Vm {
     /// the frame runs); `result` (if any) goes into its result register, `exception` (if
     /// any) is thrown again at the call the frame suspended in.
     #[allow(clippy::too_many_arguments)]
-    fn push_continuation(&mut self, link: GcRef, base: usize, dst: Reg, payload: GcRef, restores_contexts: bool, result: Option<Value>, exception: Option<Value>) -> Result<Flow, InvokeError> {
+    fn push_continuation(
+        &mut self,
+        link: GcRef,
+        base: usize,
+        dst: Reg,
+        payload: GcRef,
+        restores_contexts: bool,
+        result: Option<Value>,
+        exception: Option<Value>,
+    ) -> Result<Flow, InvokeError> {
         let Some(Obj::Continuation(c)) = self.heap.get(link) else {
             return Err(InvokeError::Fatal("a broken continuation chain".into()));
         };

@@ -27,12 +27,7 @@ enum Catcher {
 impl Vm {
     /// Throws `exc` from instruction `pc` of the top frame. A rethrow keeps the exception's
     /// stack trace; a `throw` starts a new one.
-    pub(super) fn throw_from_current(
-        &mut self,
-        exc: Value,
-        pc: u32,
-        rethrow: bool,
-    ) -> Result<Flow, InvokeError> {
+    pub(super) fn throw_from_current(&mut self, exc: Value, pc: u32, rethrow: bool) -> Result<Flow, InvokeError> {
         let Some(frame) = self.thread.frames.last().copied() else {
             return Err(InvokeError::Exception(exc));
         };

@@ -148,7 +148,13 @@ fn kickoff(vm: &Vm, report: &LoweringReport, sm: &StateMachine) -> Vec<String> {
     let statik = if md.is_static() { "static " } else { "" };
     let mut out = vec![
         format!("[AsyncStateMachine(typeof({}))]", sm.name),
-        format!("{} {statik}{} {}({})", accessibility(meta, report.method), type_name(meta, md.ret, owner), method_name(meta, report.method), parameter_list(meta, report.method)),
+        format!(
+            "{} {statik}{} {}({})",
+            accessibility(meta, report.method),
+            type_name(meta, md.ret, owner),
+            method_name(meta, report.method),
+            parameter_list(meta, report.method)
+        ),
         "{".into(),
         format!("    {0} stateMachine = default({0});", sm.name),
         format!("    stateMachine.<>t__builder = {builder}.Create();"),
@@ -382,7 +388,13 @@ fn hoisting(vm: &Vm, report: &LoweringReport, sm: &StateMachine, index: &Express
 
 /// Why the lowering added a field that is not a local's: a spilled temporary, a closure
 /// display, an awaiter, a pending completion.
-fn synthesized_field_reason(name: &str, sm: &StateMachine, index: &ExpressionIndex, meta: &crate::metadata::Metadata, report: &LoweringReport) -> Option<String> {
+fn synthesized_field_reason(
+    name: &str,
+    sm: &StateMachine,
+    index: &ExpressionIndex,
+    meta: &crate::metadata::Metadata,
+    report: &LoweringReport,
+) -> Option<String> {
     if name.starts_with("<>u__") {
         let (ty, _, _) = sm.awaiters.iter().find(|(_, f, _)| f == name)?;
         let sites: Vec<usize> = index.awaits().iter().filter(|a| a.awaiter == *ty).filter_map(|a| report.facts.site_of(a.expr)).collect();

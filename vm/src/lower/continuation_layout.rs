@@ -62,5 +62,9 @@ impl ContinuationLayout {
 }
 
 fn bytes(n: u32) -> String {
-    if n == 1 { "1 byte".into() } else { format!("{n} bytes") }
+    if n == 1 {
+        "1 byte".into()
+    } else {
+        format!("{n} bytes")
+    }
 }

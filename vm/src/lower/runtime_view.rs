@@ -66,7 +66,13 @@ fn task_entry(vm: &Vm, report: &LoweringReport) -> Vec<String> {
     let statik = if md.is_static() { "static " } else { "" };
     let returned = if md.ret == TypeId::VOID { "" } else { "return " };
     vec![
-        format!("{} {statik}{} {}({})", accessibility(meta, report.method), type_name(meta, md.ret, owner), method_name(meta, report.method), parameter_list(meta, report.method)),
+        format!(
+            "{} {statik}{} {}({})",
+            accessibility(meta, report.method),
+            type_name(meta, md.ret, owner),
+            method_name(meta, report.method),
+            parameter_list(meta, report.method)
+        ),
         "{".into(),
         "    // StartAsync runs the async variant (below) in a new frame and reports how it ended:".into(),
         "    // returned -> Task.FromResult(payload), threw -> a faulted task,".into(),
@@ -213,7 +219,11 @@ fn task_result(vm: &Vm, t: TypeId) -> Option<TypeId> {
     let TypeKind::Named { def, args } = vm.meta.types.kind(t) else { return None };
     let d = vm.meta.type_def(*def);
     let is_task = d.namespace == "System.Threading.Tasks" && matches!(d.name.as_str(), "Task" | "ValueTask");
-    if is_task { args.first().copied() } else { None }
+    if is_task {
+        args.first().copied()
+    } else {
+        None
+    }
 }
 
 fn suspension_points(vm: &Vm, points: &[Point]) -> Vec<String> {
@@ -279,7 +289,10 @@ fn allocations(vm: &mut Vm, report: &LoweringReport, points: &[Point]) -> Vec<St
     }
     if let (Some(first), Some((task, bytes))) = (points.first(), forecast::runtime_async_task(vm, returns)) {
         let total = bytes + first.layout.object_bytes;
-        out.push(format!("   called through the task entry and suspending once at #{}: {total} B = {bytes} B {task} + {} B Continuation", first.number, first.layout.object_bytes));
+        out.push(format!(
+            "   called through the task entry and suspending once at #{}: {total} B = {bytes} B {task} + {} B Continuation",
+            first.number, first.layout.object_bytes
+        ));
     }
     out
 }

@@ -30,12 +30,7 @@ impl Metadata {
             TypeKind::Array { elem, rank: 1 } => {
                 let wk = &self.well_known;
                 let (ilist, icoll, ienum) = (wk.ilist_t, wk.icollection_t, wk.ienumerable_t);
-                vec![
-                    self.types.named(ilist, &[elem]),
-                    self.types.named(icoll, &[elem]),
-                    self.types.named(ienum, &[elem]),
-                    self.well_known.ienumerable,
-                ]
+                vec![self.types.named(ilist, &[elem]), self.types.named(icoll, &[elem]), self.types.named(ienum, &[elem]), self.well_known.ienumerable]
             }
             TypeKind::Array { .. } => vec![self.well_known.ienumerable],
             _ => Vec::new(),
@@ -74,9 +69,7 @@ impl Metadata {
         if from == to || to == self.well_known.object {
             return true;
         }
-        if let (Some((fe, fr)), Some((te, tr))) =
-            (self.types.array_elem(from), self.types.array_elem(to))
-        {
+        if let (Some((fe, fr)), Some((te, tr))) = (self.types.array_elem(from), self.types.array_elem(to)) {
             return fr == tr && !self.is_value_type(fe) && self.is_subtype(fe, te);
         }
         let supers = self.supertypes(from);
@@ -89,8 +82,7 @@ impl Metadata {
     /// `IEnumerable<string>` → `IEnumerable<object>` and the like: same generic interface or
     /// delegate, each argument converted according to the parameter's declared variance.
     fn is_variant_convertible(&mut self, from: TypeId, to: TypeId) -> bool {
-        let (TypeKind::Named { def: fd, args: fa }, TypeKind::Named { def: td, args: ta }) =
-            (self.types.kind(from).clone(), self.types.kind(to).clone())
+        let (TypeKind::Named { def: fd, args: fa }, TypeKind::Named { def: td, args: ta }) = (self.types.kind(from).clone(), self.types.kind(to).clone())
         else {
             return false;
         };
@@ -122,12 +114,8 @@ impl Metadata {
     /// The declaration of a type parameter.
     pub fn param_def(&self, t: TypeId) -> Option<&super::TypeParamDef> {
         match *self.types.kind(t) {
-            TypeKind::Param { owner: super::ParamOwner::Type(d), index } => {
-                self.type_defs.get(d.index())?.type_params.get(index as usize)
-            }
-            TypeKind::Param { owner: super::ParamOwner::Method(m), index } => {
-                self.methods.get(m.index())?.type_params.get(index as usize)
-            }
+            TypeKind::Param { owner: super::ParamOwner::Type(d), index } => self.type_defs.get(d.index())?.type_params.get(index as usize),
+            TypeKind::Param { owner: super::ParamOwner::Method(m), index } => self.methods.get(m.index())?.type_params.get(index as usize),
             _ => None,
         }
     }

@@ -328,10 +328,7 @@ impl Metadata {
 
     /// A top-level type by namespace and name (the runtime's way to find library types).
     pub fn find_type_def(&self, namespace: &str, name: &str) -> Option<TypeDefId> {
-        self.type_defs
-            .iter()
-            .position(|d| d.namespace == namespace && d.name == name && d.declaring_type.is_none())
-            .map(|i| TypeDefId(i as u32))
+        self.type_defs.iter().position(|d| d.namespace == namespace && d.name == name && d.declaring_type.is_none()).map(|i| TypeDefId(i as u32))
     }
 
     /// The slot of an instance field declared by `def`.

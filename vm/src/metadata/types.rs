@@ -27,19 +27,34 @@ pub enum TypeKind {
     Null,
     /// A class, struct, interface, enum or delegate; `args` are its generic arguments
     /// (empty for non-generic types, the definition's own parameters for the open type).
-    Named { def: TypeDefId, args: Box<[TypeId]> },
+    Named {
+        def: TypeDefId,
+        args: Box<[TypeId]>,
+    },
     /// A single- or multi-dimensional array.
-    Array { elem: TypeId, rank: u8 },
+    Array {
+        elem: TypeId,
+        rank: u8,
+    },
     /// A generic type parameter (`T`), by owner and position.
-    Param { owner: ParamOwner, index: u16 },
+    Param {
+        owner: ParamOwner,
+        index: u16,
+    },
     /// A run-time generic context, the hidden argument of generic code: the arguments of
     /// the class's and of the method's type parameters.
-    Context { type_args: Box<[TypeId]>, method_args: Box<[TypeId]> },
+    Context {
+        type_args: Box<[TypeId]>,
+        method_args: Box<[TypeId]>,
+    },
     /// A tuple type with element names (`(string Name, int Age)`): a compile-time view of
     /// the `ValueTuple` type `tuple`. [`TypeTable::kind`] sees through it; only member
     /// lookup and error messages read the names, and the emitter erases it, so the running
     /// program never meets it. An empty name is an unnamed element.
-    TupleNames { tuple: TypeId, names: Box<[String]> },
+    TupleNames {
+        tuple: TypeId,
+        names: Box<[String]>,
+    },
 }
 
 #[derive(Default)]
@@ -109,11 +124,19 @@ impl TypeTable {
         match self.kind(t).clone() {
             TypeKind::Named { def, args } => {
                 let new: Vec<TypeId> = args.iter().map(|&a| self.erase_names(a)).collect();
-                if *new == *args { t } else { self.named(def, &new) }
+                if *new == *args {
+                    t
+                } else {
+                    self.named(def, &new)
+                }
             }
             TypeKind::Array { elem, rank } => {
                 let e = self.erase_names(elem);
-                if e == elem { t } else { self.array(e, rank) }
+                if e == elem {
+                    t
+                } else {
+                    self.array(e, rank)
+                }
             }
             TypeKind::Context { type_args, method_args } => {
                 let ta: Box<[TypeId]> = type_args.iter().map(|&a| self.erase_names(a)).collect();
@@ -223,15 +246,10 @@ impl TypeTable {
 
     fn subst_positional(&mut self, t: TypeId, ta: &[TypeId], ma: &[TypeId]) -> TypeId {
         match self.kind(t).clone() {
-            TypeKind::Param { owner: ParamOwner::Type(_), index } => {
-                ta.get(index as usize).copied().unwrap_or(t)
-            }
-            TypeKind::Param { owner: ParamOwner::Method(_), index } => {
-                ma.get(index as usize).copied().unwrap_or(t)
-            }
+            TypeKind::Param { owner: ParamOwner::Type(_), index } => ta.get(index as usize).copied().unwrap_or(t),
+            TypeKind::Param { owner: ParamOwner::Method(_), index } => ma.get(index as usize).copied().unwrap_or(t),
             TypeKind::Named { def, args } => {
-                let new: Vec<TypeId> =
-                    args.iter().map(|&a| self.subst_positional(a, ta, ma)).collect();
+                let new: Vec<TypeId> = args.iter().map(|&a| self.subst_positional(a, ta, ma)).collect();
                 self.named(def, &new)
             }
             TypeKind::Array { elem, rank } => {

@@ -25,10 +25,7 @@ pub fn render_relative(diags: &[Diag], files: &[SourceFile], segments: &[Segment
 }
 
 fn input_line(segments: &[Segment], program_line: u32) -> Option<u32> {
-    segments
-        .iter()
-        .find(|s| (s.program_line..s.program_line + s.line_count).contains(&program_line))
-        .map(|s| s.input_line + (program_line - s.program_line))
+    segments.iter().find(|s| (s.program_line..s.program_line + s.line_count).contains(&program_line)).map(|s| s.input_line + (program_line - s.program_line))
 }
 
 #[cfg(test)]

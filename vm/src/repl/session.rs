@@ -5,12 +5,12 @@
 //! kept (its effects vanish with it).
 
 use super::errors::{render_relative, Segment};
-use crate::compiler::diagnostics::Diag;
-use crate::metadata::SourceFile;
 use super::submission::{is_expression, split, trailing_expression, Piece, Submission};
+use crate::compiler::diagnostics::Diag;
 use crate::compiler::{self, CompileOptions, Lowering, Program};
 use crate::driver::Capture;
 use crate::lower::{lower_file, LowerError, LowerOptions};
+use crate::metadata::SourceFile;
 use crate::runtime::entry::{DEADLOCK_EXIT_CODE, UNHANDLED_EXCEPTION_EXIT_CODE};
 use crate::runtime::{Sinks, Vm, VmOptions};
 
@@ -111,7 +111,8 @@ impl Session {
     /// current lowering (`#lower`).
     pub fn lower(&self, name: &str) -> String {
         let source = self.compose(&Submission::default()).0;
-        let options = LowerOptions { compile: self.compile_options(), lowering_given: true, method: Some(name.to_string()), bytecode: false, local_functions: true };
+        let options =
+            LowerOptions { compile: self.compile_options(), lowering_given: true, method: Some(name.to_string()), bytecode: false, local_functions: true };
         match lower_file(SESSION_FILE, &source, &options) {
             Ok(text) => text,
             Err(LowerError::Compile(text) | LowerError::NoSuchMethod(text) | LowerError::Internal(text)) => text.trim_end().to_string() + "\n",

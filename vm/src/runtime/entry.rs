@@ -3,9 +3,9 @@
 
 use std::io::Write;
 
+use super::scheduler::Status;
 use super::value::Value;
 use super::Vm;
-use super::scheduler::Status;
 use crate::interp::SliceEnd;
 use crate::metadata::{Flags, MethodId, TypeKind};
 

@@ -3,10 +3,10 @@
 //! through, and formatting them as .NET's `   at Type.Method(Int32 x) in FILE:line N`.
 
 use super::native::{ExceptionKind, NativeData, TraceFrame};
-use crate::bytecode::FunctionId;
 use super::object::Obj;
 use super::value::Value;
 use super::Vm;
+use crate::bytecode::FunctionId;
 use crate::metadata::{MethodId, MethodKind, TypeId};
 
 /// .NET's message for each exception the runtime raises on its own.
@@ -25,9 +25,7 @@ pub fn default_message(kind: ExceptionKind) -> &'static str {
         ExceptionKind::NotSupported => "Specified method is not supported.",
         ExceptionKind::NotImplemented => "The method or operation is not implemented.",
         ExceptionKind::KeyNotFound => "The given key was not present in the dictionary.",
-        ExceptionKind::ArrayTypeMismatch => {
-            "Attempted to access an element as a type incompatible with the array."
-        }
+        ExceptionKind::ArrayTypeMismatch => "Attempted to access an element as a type incompatible with the array.",
         ExceptionKind::OutOfMemory => "Insufficient memory to continue the execution of the program.",
     }
 }
@@ -60,12 +58,10 @@ impl Vm {
         let ty = self.exception_type(kind);
         let text = message.unwrap_or(default_message(kind));
         let (msg, param) = match kind {
-            ExceptionKind::Argument | ExceptionKind::ArgumentNull | ExceptionKind::ArgumentOutOfRange => {
-                match text.rsplit_once('|') {
-                    Some((m, p)) => (m, Some(p)),
-                    None => (text, None),
-                }
-            }
+            ExceptionKind::Argument | ExceptionKind::ArgumentNull | ExceptionKind::ArgumentOutOfRange => match text.rsplit_once('|') {
+                Some((m, p)) => (m, Some(p)),
+                None => (text, None),
+            },
             _ => (text, None),
         };
         let msg = if msg.is_empty() { default_message(kind) } else { msg };
@@ -180,8 +176,7 @@ impl Vm {
             let names: Vec<&str> = m.type_params.iter().map(|p| p.name.as_str()).collect();
             format!("[{}]", names.join(","))
         };
-        let params: Vec<String> =
-            m.params.iter().map(|p| format!("{} {}", self.meta.clr_name(p.ty), p.name)).collect();
+        let params: Vec<String> = m.params.iter().map(|p| format!("{} {}", self.meta.clr_name(p.ty), p.name)).collect();
         format!("{owner}.{name}{generic}({})", params.join(", "))
     }
 }

@@ -136,8 +136,8 @@ impl Heap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::object::Instance;
     use crate::metadata::TypeId;
+    use crate::runtime::object::Instance;
 
     fn instance(fields: Vec<Value>) -> Obj {
         Obj::Instance(Instance { ty: TypeId(0), fields: fields.into_boxed_slice() })

@@ -26,9 +26,10 @@ impl Vm {
         vm.thread_sc_slot = slot(&vm, "Thread", "_synchronizationContext");
         vm.ec_suppressed_slot = slot(&vm, "ExecutionContext", "_isFlowSuppressed");
         vm.ec_notifications_slot = slot(&vm, "ExecutionContext", "_localChangeNotifications");
-        vm.on_values_changed = vm.meta.find_type_def("System.Threading", "ExecutionContext").and_then(|d| {
-            vm.meta.type_def(d).methods.iter().copied().find(|&m| vm.meta.method(m).name == "OnValuesChanged")
-        });
+        vm.on_values_changed = vm
+            .meta
+            .find_type_def("System.Threading", "ExecutionContext")
+            .and_then(|d| vm.meta.type_def(d).methods.iter().copied().find(|&m| vm.meta.method(m).name == "OnValuesChanged"));
         vm.base_sync_ctx_type = vm.meta.find_type_def("System.Threading", "SynchronizationContext").map(|d| vm.meta.type_def(d).self_type);
         vm.load_constant_pools()?;
         Ok(vm)

@@ -191,13 +191,7 @@ impl Vm {
 
     /// One past the highest register any frame of the thread may be using.
     fn live_register_top(&self) -> usize {
-        let top = self
-            .thread
-            .frames
-            .iter()
-            .map(|f| f.base as usize + self.functions[f.func.0 as usize].num_regs as usize)
-            .max()
-            .unwrap_or(0);
+        let top = self.thread.frames.iter().map(|f| f.base as usize + self.functions[f.func.0 as usize].num_regs as usize).max().unwrap_or(0);
         top.min(self.thread.regs.len())
     }
 

@@ -3,9 +3,9 @@
 
 use super::heap::GcRef;
 use super::native::NativeData;
-use crate::metadata::TypeId;
 use super::value::Value;
 use crate::metadata::MethodId;
+use crate::metadata::TypeId;
 
 pub enum Obj {
     /// A `System.String`: immutable UTF-16 code units.

@@ -45,7 +45,9 @@ pub enum Status {
     /// Waiting in the run queue or running.
     Runnable,
     /// Blocked in `Park` until unparked or (if `interruptible` is false, only) its timeout.
-    Parked { interruptible: bool },
+    Parked {
+        interruptible: bool,
+    },
     Finished,
 }
 

@@ -87,10 +87,7 @@ impl Stats {
         for r in rows {
             out += &format!("{:<width$}  {:>10}  {:>12}\n", r.kind, r.count, r.bytes);
         }
-        out += &format!(
-            "suspensions {}  resumptions {}  throws {}  catches {}\n",
-            self.suspensions, self.resumptions, self.throws, self.catches
-        );
+        out += &format!("suspensions {}  resumptions {}  throws {}  catches {}\n", self.suspensions, self.resumptions, self.throws, self.catches);
         out += &format!("allocated: {} B\n", self.total_bytes());
         out
     }

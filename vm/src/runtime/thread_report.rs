@@ -14,7 +14,13 @@ impl Vm {
         text.push_str(&format!("virtual time {now_ms} ms\n"));
         for i in 0..self.sched.threads.len() {
             let t = &self.sched.threads[i];
-            let kind = if i == 0 { "main" } else if t.background { "background" } else { "foreground" };
+            let kind = if i == 0 {
+                "main"
+            } else if t.background {
+                "background"
+            } else {
+                "foreground"
+            };
             let state = match t.status {
                 Status::Unstarted => "not started",
                 Status::Runnable => "runnable",

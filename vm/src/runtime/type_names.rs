@@ -75,8 +75,7 @@ impl Metadata {
             TypeKind::Named { def, args } => {
                 let mut s = self.def_full_name(*def);
                 if !args.is_empty() {
-                    let parts: Vec<String> =
-                        args.iter().map(|&a| format!("[{}]", self.assembly_qualified_name(a, program_assembly))).collect();
+                    let parts: Vec<String> = args.iter().map(|&a| format!("[{}]", self.assembly_qualified_name(a, program_assembly))).collect();
                     s.push('[');
                     s.push_str(&parts.join(","));
                     s.push(']');
@@ -126,9 +125,7 @@ impl Metadata {
             TypeKind::Array { elem, rank } => {
                 format!("{}[{}]", self.clr_name(*elem), ",".repeat(*rank as usize - 1))
             }
-            TypeKind::Param { .. } => {
-                self.param_def(t).map_or_else(|| "T".to_string(), |p| p.name.clone())
-            }
+            TypeKind::Param { .. } => self.param_def(t).map_or_else(|| "T".to_string(), |p| p.name.clone()),
             TypeKind::Null => "<null>".to_string(),
             TypeKind::Void => "Void".to_string(),
             TypeKind::Error | TypeKind::Context { .. } | TypeKind::TupleNames { .. } => "?".to_string(),

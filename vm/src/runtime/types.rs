@@ -233,9 +233,7 @@ impl Vm {
     }
 
     fn instance_template(&mut self, t: TypeId) -> Rc<[FieldInit]> {
-        if let Some(tpl) =
-            self.type_states.get(t.0 as usize).and_then(|s| s.instance_template.clone())
-        {
+        if let Some(tpl) = self.type_states.get(t.0 as usize).and_then(|s| s.instance_template.clone()) {
             return tpl;
         }
         let types = self.instance_field_types(t);

@@ -51,7 +51,11 @@ impl MethodBinder<'_> {
     fn report_await_outside_async(&mut self, span: Span) {
         let md = self.c.meta.method(self.func.method).clone();
         if matches!(md.kind, crate::metadata::MethodKind::Lambda) {
-            self.error(span, "CS4034", "The 'await' operator can only be used within an async lambda expression. Consider marking this lambda expression with the 'async' modifier.");
+            self.error(
+                span,
+                "CS4034",
+                "The 'await' operator can only be used within an async lambda expression. Consider marking this lambda expression with the 'async' modifier.",
+            );
         } else if self.func.return_type == TypeId::VOID {
             self.error(span, "CS4033", "The 'await' operator can only be used within an async method. Consider marking this method with the 'async' modifier and changing its return type to 'Task'.");
         } else {

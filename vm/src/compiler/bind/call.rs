@@ -2,9 +2,9 @@
 //! constructors and indexers — argument matching (named, optional, `params`), generic
 //! type inference, and overload resolution with C#'s betterness rules and errors.
 
-use crate::compiler::bound::retyped;
 use super::expr::{Bound, MethodGroup, PropertyAccess};
 use super::MethodBinder;
+use crate::compiler::bound::retyped;
 use crate::compiler::bound::*;
 use crate::metadata::{Flags, MethodId, MethodKind, ParamKind, ParamOwner, PropertyId, Substitution, TypeDefKind, TypeId, TypeKind};
 use grammar::ast::{self, ExprKind};
@@ -106,7 +106,16 @@ impl MethodBinder<'_> {
             return None;
         }
         let type_args = self.resolve_type_args(&name.type_args);
-        let g = MethodGroup { name: name.name.name.clone(), methods: Vec::new(), receiver: Some(receiver), type_args, is_base: false, nested: None, span: target.span, name_span: name.name.span };
+        let g = MethodGroup {
+            name: name.name.name.clone(),
+            methods: Vec::new(),
+            receiver: Some(receiver),
+            type_args,
+            is_base: false,
+            nested: None,
+            span: target.span,
+            name_span: name.name.span,
+        };
         Some(self.bind_group_call(g, args, span))
     }
 
@@ -154,9 +163,7 @@ impl MethodBinder<'_> {
                         (None, Some((t, designation.clone())))
                     }
                     // `out _` is a discard unless a variable named `_` is in scope.
-                    (ExprKind::Name(seg), ast::ArgModifier::Out)
-                        if seg.name.name == "_" && seg.type_args.is_empty() && self.lookup_local("_").is_none() =>
-                    {
+                    (ExprKind::Name(seg), ast::ArgModifier::Out) if seg.name.name == "_" && seg.type_args.is_empty() && self.lookup_local("_").is_none() => {
                         (None, Some((None, ast::Designation::Discard(a.expr.span))))
                     }
                     _ if needs_target(&a.expr) => (None, None),
@@ -232,7 +239,14 @@ impl MethodBinder<'_> {
         let receiver = if md.is_static() {
             if let Some(r) = &receiver {
                 if !matches!(r.kind, BKind::This) {
-                    self.error(span, "CS0176", format!("Member '{}' cannot be accessed with an instance reference; qualify it with a type name instead", self.c.member_display(app.method)));
+                    self.error(
+                        span,
+                        "CS0176",
+                        format!(
+                            "Member '{}' cannot be accessed with an instance reference; qualify it with a type name instead",
+                            self.c.member_display(app.method)
+                        ),
+                    );
                 }
             }
             None
@@ -276,11 +290,8 @@ impl MethodBinder<'_> {
     /// `x.Where(...)` as `Enumerable.Where(x, ...)`.
     fn try_extension_call(&mut self, g: &MethodGroup, pre: &[PreArg], span: Span) -> Option<BExpr> {
         let recv = g.receiver.clone()?;
-        let candidates: Vec<(MethodId, TypeId)> = self
-            .extension_methods(&g.name)
-            .into_iter()
-            .map(|m| (m, self.c.meta.type_def(self.c.meta.method(m).owner).self_type))
-            .collect();
+        let candidates: Vec<(MethodId, TypeId)> =
+            self.extension_methods(&g.name).into_iter().map(|m| (m, self.c.meta.type_def(self.c.meta.method(m).owner).self_type)).collect();
         if candidates.is_empty() {
             return None;
         }
@@ -678,8 +689,12 @@ impl MethodBinder<'_> {
             return Less;
         }
         if let (Some(pa), Some(pb)) = (self.prim(a), self.prim(b)) {
-            let signed = |p: super::convert::Prim| matches!(p, super::convert::Prim::SByte | super::convert::Prim::Short | super::convert::Prim::Int | super::convert::Prim::Long);
-            let unsigned = |p: super::convert::Prim| matches!(p, super::convert::Prim::Byte | super::convert::Prim::UShort | super::convert::Prim::UInt | super::convert::Prim::ULong);
+            let signed = |p: super::convert::Prim| {
+                matches!(p, super::convert::Prim::SByte | super::convert::Prim::Short | super::convert::Prim::Int | super::convert::Prim::Long)
+            };
+            let unsigned = |p: super::convert::Prim| {
+                matches!(p, super::convert::Prim::Byte | super::convert::Prim::UShort | super::convert::Prim::UInt | super::convert::Prim::ULong)
+            };
             if signed(pa) && unsigned(pb) {
                 return Greater;
             }
@@ -755,13 +770,28 @@ impl MethodBinder<'_> {
             }
             Rejection::Inference => {
                 let shown = self.c.member_display(m);
-                self.error(span, "CS0411", format!("The type arguments for method '{shown}' cannot be inferred from the usage. Try specifying the type arguments explicitly."));
+                self.error(
+                    span,
+                    "CS0411",
+                    format!("The type arguments for method '{shown}' cannot be inferred from the usage. Try specifying the type arguments explicitly."),
+                );
             }
             Rejection::ArgCount => {
                 let kind = self.c.meta.method(m).kind;
                 if kind == MethodKind::Constructor {
-                    self.error(span, "CS1729", format!("'{}' does not contain a constructor that takes {} arguments", self.type_name(self.c.meta.type_def(self.c.meta.method(m).owner).self_type), pre.len()));
-                } else if kind == MethodKind::Ordinary && self.c.meta.method(m).name == "Invoke" && self.is_delegate_type(self.c.meta.type_def(self.c.meta.method(m).owner).self_type) {
+                    self.error(
+                        span,
+                        "CS1729",
+                        format!(
+                            "'{}' does not contain a constructor that takes {} arguments",
+                            self.type_name(self.c.meta.type_def(self.c.meta.method(m).owner).self_type),
+                            pre.len()
+                        ),
+                    );
+                } else if kind == MethodKind::Ordinary
+                    && self.c.meta.method(m).name == "Invoke"
+                    && self.is_delegate_type(self.c.meta.type_def(self.c.meta.method(m).owner).self_type)
+                {
                     let d = self.type_name(self.c.meta.type_def(self.c.meta.method(m).owner).self_type);
                     self.error(span, "CS1593", format!("Delegate '{d}' does not take {} arguments", pre.len()));
                 } else {
@@ -959,11 +989,7 @@ impl MethodBinder<'_> {
 
     /// The type arguments fixed so far (unfixed ones stay as the parameters themselves).
     fn fix_partial(&mut self, m: MethodId, bounds: &[Vec<TypeId>]) -> Vec<TypeId> {
-        bounds
-            .iter()
-            .enumerate()
-            .map(|(i, b)| self.fix_bound(b).unwrap_or_else(|| self.c.meta.types.param(ParamOwner::Method(m), i as u16)))
-            .collect()
+        bounds.iter().enumerate().map(|(i, b)| self.fix_bound(b).unwrap_or_else(|| self.c.meta.types.param(ParamOwner::Method(m), i as u16))).collect()
     }
 
     /// The candidate every other bound converts to.
@@ -1035,16 +1061,8 @@ impl MethodBinder<'_> {
     /// object when `this` is `None`. Returns the bound call.
     pub fn bind_constructor_call(&mut self, ty: TypeId, this: Option<BExpr>, args: &[ast::Arg], span: Span) -> Option<BExpr> {
         let def = self.c.meta.types.def_of(ty)?;
-        let ctors: Vec<(MethodId, TypeId)> = self
-            .c
-            .meta
-            .type_def(def)
-            .methods
-            .iter()
-            .copied()
-            .filter(|&m| self.c.meta.method(m).kind == MethodKind::Constructor)
-            .map(|m| (m, ty))
-            .collect();
+        let ctors: Vec<(MethodId, TypeId)> =
+            self.c.meta.type_def(def).methods.iter().copied().filter(|&m| self.c.meta.method(m).kind == MethodKind::Constructor).map(|m| (m, ty)).collect();
         let pre = self.pre_bind_args(args);
         if ctors.is_empty() {
             if args.is_empty() {
@@ -1079,11 +1097,7 @@ impl MethodBinder<'_> {
             })
             .collect();
         // Setters take an extra `value` parameter; match on the indexer parameters only.
-        let getters: Vec<(MethodId, TypeId)> = accessors
-            .iter()
-            .copied()
-            .filter(|&(m, _)| self.c.meta.method(m).kind == MethodKind::Getter)
-            .collect();
+        let getters: Vec<(MethodId, TypeId)> = accessors.iter().copied().filter(|&(m, _)| self.c.meta.method(m).kind == MethodKind::Getter).collect();
         let candidates = if getters.is_empty() { accessors.clone() } else { getters };
         let app = if candidates.iter().all(|&(m, _)| self.c.meta.method(m).kind == MethodKind::Getter) {
             self.select_overload(&candidates, &pre, &[], None, span, "this")?
@@ -1109,7 +1123,17 @@ impl MethodBinder<'_> {
         }
         let param_args = (0..n).map(|i| vec![i]).collect();
         let arg_param_types = md.params.iter().map(|p| self.member_type(p.ty, owner)).collect();
-        Some(Applicable { method: m, owner, type_args: Vec::new(), param_args, expanded: false, arg_param_types, exact: vec![false; n], is_generic: false, defaults_used: 0 })
+        Some(Applicable {
+            method: m,
+            owner,
+            type_args: Vec::new(),
+            param_args,
+            expanded: false,
+            arg_param_types,
+            exact: vec![false; n],
+            is_generic: false,
+            defaults_used: 0,
+        })
     }
 }
 

@@ -1,9 +1,9 @@
 //! Conversions: which exist between two types (C# spec §10), whether they are implicit, and
 //! making them explicit in the bound tree. Reports CS0029/CS0266/CS0030 when none fits.
 
-use crate::compiler::bound::retyped;
 use super::MethodBinder;
 use crate::bytecode::NumKind;
+use crate::compiler::bound::retyped;
 use crate::compiler::bound::{BExpr, BKind, ConstVal, ConvKind};
 use crate::metadata::{MethodKind, TypeDefKind, TypeId, TypeKind};
 use grammar::span::Span;
@@ -181,7 +181,10 @@ impl MethodBinder<'_> {
     pub fn is_reference_type(&self, t: TypeId) -> bool {
         match self.c.meta.types.kind(t) {
             TypeKind::Named { .. } | TypeKind::Array { .. } => !self.c.meta.is_value_type(t),
-            TypeKind::Param { .. } => self.c.meta.param_def(t).is_some_and(|p| p.is_class || !p.constraints.is_empty() && p.constraints.iter().any(|&c| !self.c.meta.is_value_type(c) && self.def_kind(c) == Some(TypeDefKind::Class))),
+            TypeKind::Param { .. } => self.c.meta.param_def(t).is_some_and(|p| {
+                p.is_class
+                    || !p.constraints.is_empty() && p.constraints.iter().any(|&c| !self.c.meta.is_value_type(c) && self.def_kind(c) == Some(TypeDefKind::Class))
+            }),
             _ => false,
         }
     }
@@ -348,11 +351,7 @@ impl MethodBinder<'_> {
         let from_param = self.is_type_param(from);
         let to_param = self.is_type_param(to);
         if self.c.meta.is_subtype(from, to) || (from_param && self.param_converts_to(from, to)) {
-            let kind = if from_value || (from_param && !self.is_reference_type(from)) {
-                ConvKind::Box { from }
-            } else {
-                ConvKind::Identity
-            };
+            let kind = if from_value || (from_param && !self.is_reference_type(from)) { ConvKind::Box { from } } else { ConvKind::Identity };
             let rank = if matches!(kind, ConvKind::Box { .. }) { 2 } else { 1 };
             return Some(Conversion { kind, implicit: true, rank });
         }
@@ -432,7 +431,11 @@ impl MethodBinder<'_> {
             Some(c) if c.implicit => self.apply_conversion(expr, c.kind, to),
             Some(_) => {
                 let (f, t) = (self.type_name(expr.ty), self.type_name(to));
-                self.error(expr.span, "CS0266", format!("Cannot implicitly convert type '{f}' to '{t}'. An explicit conversion exists (are you missing a cast?)"));
+                self.error(
+                    expr.span,
+                    "CS0266",
+                    format!("Cannot implicitly convert type '{f}' to '{t}'. An explicit conversion exists (are you missing a cast?)"),
+                );
                 BExpr::error(expr.span)
             }
             None => {

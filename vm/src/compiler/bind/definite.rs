@@ -232,8 +232,7 @@ impl Flow<'_, '_> {
         let mut st = state;
         let mut outs = Vec::new();
         for (i, a) in args.iter().enumerate() {
-            let is_out = a.kind == ArgKind::Ref
-                && method.is_some_and(|m| self.binder.c.meta.method(m).params.get(i).is_some_and(|p| p.kind == ParamKind::Out));
+            let is_out = a.kind == ArgKind::Ref && method.is_some_and(|m| self.binder.c.meta.method(m).params.get(i).is_some_and(|p| p.kind == ParamKind::Out));
             match (&a.expr.kind, is_out) {
                 (BKind::Local(l), true) => outs.push(*l),
                 _ => st = self.expr(&a.expr, st),
@@ -317,7 +316,9 @@ impl Flow<'_, '_> {
                 Some(t) => self.expr(t, state),
                 None => state,
             },
-            BKind::Unary { operand, .. } | BKind::Conv { operand, .. } | BKind::TypeTest { operand, .. } | BKind::As { operand, .. } => self.expr(operand, state),
+            BKind::Unary { operand, .. } | BKind::Conv { operand, .. } | BKind::TypeTest { operand, .. } | BKind::As { operand, .. } => {
+                self.expr(operand, state)
+            }
             BKind::Format { value, .. } | BKind::Throw(value) => self.expr(value, state),
             BKind::Align { value, alignment } => {
                 let st = self.expr(value, state);
@@ -329,7 +330,15 @@ impl Flow<'_, '_> {
             }
             BKind::RefOf(target) => self.lvalue_parts(target, state),
             BKind::Await(parts) => self.expr(&parts.operand, state),
-            BKind::Const(_) | BKind::Default | BKind::This | BKind::TypeOf(_) | BKind::Closure(_) | BKind::MakeIterator { .. } | BKind::StartAsync { .. } | BKind::StartStateMachine | BKind::Error => state,
+            BKind::Const(_)
+            | BKind::Default
+            | BKind::This
+            | BKind::TypeOf(_)
+            | BKind::Closure(_)
+            | BKind::MakeIterator { .. }
+            | BKind::StartAsync { .. }
+            | BKind::StartStateMachine
+            | BKind::Error => state,
         }
     }
 

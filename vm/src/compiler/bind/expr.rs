@@ -102,7 +102,11 @@ impl MethodBinder<'_> {
                 BExpr::error(span)
             }
             Bound::Methods(g) => {
-                self.error(g.span, "CS0428", format!("Cannot convert method group '{}' to non-delegate type 'object'. Did you intend to invoke the method?", g.name));
+                self.error(
+                    g.span,
+                    "CS0428",
+                    format!("Cannot convert method group '{}' to non-delegate type 'object'. Did you intend to invoke the method?", g.name),
+                );
                 BExpr::error(span)
             }
         }
@@ -140,9 +144,7 @@ impl MethodBinder<'_> {
                 self.bind_invocation(t, args, span)
             }
             ExprKind::New { ty, args, init } => self.bind_new(ty.as_ref(), args, init.as_ref(), target, span),
-            ExprKind::NewArray { elem, sizes, rank, init } => {
-                self.bind_new_array(elem.as_ref(), sizes, *rank, init.as_ref(), target, span)
-            }
+            ExprKind::NewArray { elem, sizes, rank, init } => self.bind_new_array(elem.as_ref(), sizes, *rank, init.as_ref(), target, span),
             ExprKind::Collection(elems) => self.bind_collection_expression(elems, target, span),
             ExprKind::InitializerList(items) => self.bind_initializer_list(items, target, span),
             ExprKind::NewAnonymous(members) => self.bind_new_anonymous(members, span),
@@ -274,9 +276,7 @@ impl MethodBinder<'_> {
 
     pub fn bind_this(&mut self, span: Span) -> BExpr {
         match self.this_type {
-            Some(t) if !self.func.is_static || self.func.index != 0 && !self.func_is_static_lambda() => {
-                BExpr::new(BKind::This, t, span)
-            }
+            Some(t) if !self.func.is_static || self.func.index != 0 && !self.func_is_static_lambda() => BExpr::new(BKind::This, t, span),
             _ => {
                 self.error(span, "CS0026", "Keyword 'this' is not valid in a static property, static method, or static field initializer");
                 BExpr::error(span)
@@ -391,7 +391,16 @@ impl MethodBinder<'_> {
             Member::Methods(methods) => {
                 let type_args = self.resolve_type_args(&seg.type_args);
                 let receiver = this(self);
-                Bound::Methods(MethodGroup { name: seg.name.name.clone(), methods, receiver, type_args, is_base: false, nested: None, span, name_span: seg.name.span })
+                Bound::Methods(MethodGroup {
+                    name: seg.name.name.clone(),
+                    methods,
+                    receiver,
+                    type_args,
+                    is_base: false,
+                    nested: None,
+                    span,
+                    name_span: seg.name.span,
+                })
             }
             Member::Type(declaring) => self.bind_nested_type(declaring, seg, span),
         }
@@ -582,7 +591,11 @@ impl MethodBinder<'_> {
             return Bound::Namespace(full, span);
         }
         let shown = if ns.is_empty() { "<global namespace>".to_string() } else { ns.to_string() };
-        self.error(name.name.span, "CS0234", format!("The type or namespace name '{}' does not exist in the namespace '{shown}' (are you missing an assembly reference?)", name.name.name));
+        self.error(
+            name.name.span,
+            "CS0234",
+            format!("The type or namespace name '{}' does not exist in the namespace '{shown}' (are you missing an assembly reference?)", name.name.name),
+        );
         Bound::Value(BExpr::error(span))
     }
 
@@ -618,7 +631,16 @@ impl MethodBinder<'_> {
             }
             Member::Methods(methods) => {
                 let type_args = self.resolve_type_args(&name.type_args);
-                Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: None, type_args, is_base: false, nested: None, span, name_span: name.name.span })
+                Bound::Methods(MethodGroup {
+                    name: name.name.name.clone(),
+                    methods,
+                    receiver: None,
+                    type_args,
+                    is_base: false,
+                    nested: None,
+                    span,
+                    name_span: name.name.span,
+                })
             }
             Member::Type(declaring) => self.bind_nested_type(declaring, name, span),
         }
@@ -680,12 +702,30 @@ impl MethodBinder<'_> {
             }
             Some(Member::Methods(methods)) => {
                 let type_args = self.resolve_type_args(&name.type_args);
-                Bound::Methods(MethodGroup { name: name.name.name.clone(), methods, receiver: Some(Box::new(recv)), type_args, is_base, nested: None, span, name_span: name.name.span })
+                Bound::Methods(MethodGroup {
+                    name: name.name.name.clone(),
+                    methods,
+                    receiver: Some(Box::new(recv)),
+                    type_args,
+                    is_base,
+                    nested: None,
+                    span,
+                    name_span: name.name.span,
+                })
             }
             Some(Member::Type(_)) | None => {
                 let type_args = self.resolve_type_args(&name.type_args);
                 if !self.extension_methods(&name.name.name).is_empty() {
-                    return Bound::Methods(MethodGroup { name: name.name.name.clone(), methods: Vec::new(), receiver: Some(Box::new(recv)), type_args, is_base, nested: None, span, name_span: name.name.span });
+                    return Bound::Methods(MethodGroup {
+                        name: name.name.name.clone(),
+                        methods: Vec::new(),
+                        receiver: Some(Box::new(recv)),
+                        type_args,
+                        is_base,
+                        nested: None,
+                        span,
+                        name_span: name.name.span,
+                    });
                 }
                 let shown = self.c.meta.cs_short_name(t);
                 self.error(name.name.span, "CS1061", format!("'{shown}' does not contain a definition for '{}' and no accessible extension method '{}' accepting a first argument of type '{shown}' could be found (are you missing a using directive or an assembly reference?)", name.name.name, name.name.name));
@@ -715,17 +755,17 @@ impl MethodBinder<'_> {
         let pd = self.c.meta.property(p.prop).clone();
         let Some(getter) = pd.getter else {
             let owner = self.type_name(self.c.meta.type_def(pd.owner).self_type);
-            self.error(p.span, "CS0154", format!("The property or indexer '{owner}.{}' cannot be used in this context because it lacks the get accessor", pd.name));
+            self.error(
+                p.span,
+                "CS0154",
+                format!("The property or indexer '{owner}.{}' cannot be used in this context because it lacks the get accessor", pd.name),
+            );
             return BExpr::error(p.span);
         };
         let ty = self.member_type(pd.ty, p.owner);
         let (getter, owner) = if p.is_base { self.base_target(getter, p.owner) } else { self.struct_override(getter, p.owner, p.receiver.as_deref()) };
         let is_virtual = self.dispatch_is_virtual(getter, p.receiver.as_deref(), p.is_base);
-        BExpr::new(
-            BKind::Call { method: getter, owner, type_args: Vec::new(), receiver: p.receiver, args: p.args, is_virtual },
-            ty,
-            p.span,
-        )
+        BExpr::new(BKind::Call { method: getter, owner, type_args: Vec::new(), receiver: p.receiver, args: p.args, is_virtual }, ty, p.span)
     }
 
     /// What `base.M()` runs: the implementation the base class has in `M`'s slot, i.e. the
@@ -785,9 +825,8 @@ impl MethodBinder<'_> {
             return false;
         }
         let owner = self.c.meta.method(m).owner;
-        let declared_by_receiver_struct = receiver.is_some_and(|r| {
-            self.c.meta.types.def_of(r.ty) == Some(owner) && self.c.meta.type_def(owner).is_value_type()
-        });
+        let declared_by_receiver_struct =
+            receiver.is_some_and(|r| self.c.meta.types.def_of(r.ty) == Some(owner) && self.c.meta.type_def(owner).is_value_type());
         !declared_by_receiver_struct
     }
 
@@ -882,7 +921,11 @@ impl MethodBinder<'_> {
                 Some(t) if self.conversion(&a, t).is_some_and(|c| c.implicit) && self.conversion(&b, t).is_some_and(|c| c.implicit) => t,
                 _ => {
                     let (x, y) = (self.type_name(a.ty), self.type_name(b.ty));
-                    self.error(span, "CS0173", format!("Type of conditional expression cannot be determined because there is no implicit conversion between '{x}' and '{y}'"));
+                    self.error(
+                        span,
+                        "CS0173",
+                        format!("Type of conditional expression cannot be determined because there is no implicit conversion between '{x}' and '{y}'"),
+                    );
                     return BExpr::error(span);
                 }
             },
@@ -1040,7 +1083,10 @@ fn split_conditional(e: &ast::Expr) -> (&ast::Expr, Box<dyn Fn(ast::Expr) -> ast
     match &e.kind {
         ExprKind::Member { target, name, conditional: true } => {
             let name = name.clone();
-            (target, Box::new(move |recv| ast::Expr { kind: ExprKind::Member { target: Box::new(recv), name: name.clone(), conditional: false }, span: e.span }))
+            (
+                target,
+                Box::new(move |recv| ast::Expr { kind: ExprKind::Member { target: Box::new(recv), name: name.clone(), conditional: false }, span: e.span }),
+            )
         }
         ExprKind::Index { target, args, conditional: true } => {
             let args = args.clone();
@@ -1049,12 +1095,24 @@ fn split_conditional(e: &ast::Expr) -> (&ast::Expr, Box<dyn Fn(ast::Expr) -> ast
         ExprKind::Member { target, name, conditional: false } => {
             let (r, inner) = split_conditional(target);
             let name = name.clone();
-            (r, Box::new(move |recv| ast::Expr { kind: ExprKind::Member { target: Box::new(inner(recv)), name: name.clone(), conditional: false }, span: e.span }))
+            (
+                r,
+                Box::new(move |recv| ast::Expr {
+                    kind: ExprKind::Member { target: Box::new(inner(recv)), name: name.clone(), conditional: false },
+                    span: e.span,
+                }),
+            )
         }
         ExprKind::Index { target, args, conditional: false } => {
             let (r, inner) = split_conditional(target);
             let args = args.clone();
-            (r, Box::new(move |recv| ast::Expr { kind: ExprKind::Index { target: Box::new(inner(recv)), args: args.clone(), conditional: false }, span: e.span }))
+            (
+                r,
+                Box::new(move |recv| ast::Expr {
+                    kind: ExprKind::Index { target: Box::new(inner(recv)), args: args.clone(), conditional: false },
+                    span: e.span,
+                }),
+            )
         }
         ExprKind::Call { target, args } => {
             let (r, inner) = split_conditional(target);
@@ -1075,8 +1133,7 @@ fn contains_conditional(e: &ast::Expr) -> bool {
 }
 
 fn is_conditional_call(e: &ast::Expr) -> bool {
-    matches!(&e.kind, ExprKind::Member { .. } | ExprKind::Index { .. }) && contains_conditional(e)
-        || matches!(&e.kind, ExprKind::Call { .. })
+    matches!(&e.kind, ExprKind::Member { .. } | ExprKind::Index { .. }) && contains_conditional(e) || matches!(&e.kind, ExprKind::Call { .. })
 }
 
 /// A bound constant as a metadata constant.

@@ -131,7 +131,14 @@ impl MethodBinder<'_> {
         let get_offset = self.method_named(index_ty, "GetOffset", 1);
         match get_offset {
             Some(m) => BExpr::new(
-                BKind::Call { method: m, owner: index_ty, type_args: Vec::new(), receiver: Some(Box::new(index)), args: vec![value_arg(length)], is_virtual: false },
+                BKind::Call {
+                    method: m,
+                    owner: index_ty,
+                    type_args: Vec::new(),
+                    receiver: Some(Box::new(index)),
+                    args: vec![value_arg(length)],
+                    is_virtual: false,
+                },
                 int,
                 span,
             ),

@@ -2,9 +2,9 @@
 //! `new()`, arrays and array initializers, collection expressions, tuples and
 //! deconstruction, `with` expressions, and the members the compiler writes for records.
 
-use crate::compiler::bound::retyped;
 use super::expr::Bound;
 use super::{value_arg, MethodBinder};
+use crate::compiler::bound::retyped;
 use crate::compiler::bound::*;
 use crate::compiler::sources::RecordMember;
 use crate::metadata::{Flags, MethodKind, TypeDefId, TypeDefKind, TypeId, TypeKind};
@@ -38,7 +38,11 @@ impl MethodBinder<'_> {
             _ if self.is_type_param(t) => {
                 if !self.c.meta.param_def(t).is_some_and(|p| p.has_new || p.is_struct) {
                     let shown = self.type_name(t);
-                    self.error(span, "CS0304", format!("Cannot create an instance of the variable type '{shown}' because it does not have the new() constraint"));
+                    self.error(
+                        span,
+                        "CS0304",
+                        format!("Cannot create an instance of the variable type '{shown}' because it does not have the new() constraint"),
+                    );
                     return BExpr::error(span);
                 }
                 BExpr::new(BKind::New { ctor: None, args: Vec::new() }, t, span)
@@ -173,7 +177,11 @@ impl MethodBinder<'_> {
             Bound::Methods(g) => self.bind_group_call(g, &args, span),
             _ => {
                 let shown = self.type_name(obj.ty);
-                self.error(span, "CS1922", format!("Cannot initialize type '{shown}' with a collection initializer because it does not implement 'System.Collections.IEnumerable'"));
+                self.error(
+                    span,
+                    "CS1922",
+                    format!("Cannot initialize type '{shown}' with a collection initializer because it does not implement 'System.Collections.IEnumerable'"),
+                );
                 BExpr::error(span)
             }
         }
@@ -181,7 +189,15 @@ impl MethodBinder<'_> {
 
     // ---- arrays ----------------------------------------------------------------------------
 
-    pub fn bind_new_array(&mut self, elem: Option<&ast::TypeSyntax>, sizes: &[ast::Expr], rank: u32, init: Option<&Vec<ast::Expr>>, target: Option<TypeId>, span: Span) -> BExpr {
+    pub fn bind_new_array(
+        &mut self,
+        elem: Option<&ast::TypeSyntax>,
+        sizes: &[ast::Expr],
+        rank: u32,
+        init: Option<&Vec<ast::Expr>>,
+        target: Option<TypeId>,
+        span: Span,
+    ) -> BExpr {
         let int = self.wk().int32;
         let elem_ty = match elem {
             Some(t) => self.resolve_type(t),
@@ -333,7 +349,11 @@ impl MethodBinder<'_> {
         }
         let list = self.local_expr(tmp, span);
         let value = if build_list {
-            if self.c.meta.is_subtype(list_ty, t) { retyped(list, t) } else { list }
+            if self.c.meta.is_subtype(list_ty, t) {
+                retyped(list, t)
+            } else {
+                list
+            }
         } else {
             self.call_member_no_args(list, "ToArray", span).unwrap_or_else(|| BExpr::error(span))
         };
@@ -454,7 +474,15 @@ impl MethodBinder<'_> {
         let types: Vec<TypeId> = vals.iter().map(|v| v.ty).collect();
         let ty = self.c.value_tuple(&types);
         let def = self.c.meta.types.def_of(ty);
-        let ctor = def.and_then(|d| self.c.meta.type_def(d).methods.iter().copied().find(|&m| self.c.meta.method(m).kind == MethodKind::Constructor && self.c.meta.method(m).params.len() == types.len()));
+        let ctor = def.and_then(|d| {
+            self.c
+                .meta
+                .type_def(d)
+                .methods
+                .iter()
+                .copied()
+                .find(|&m| self.c.meta.method(m).kind == MethodKind::Constructor && self.c.meta.method(m).params.len() == types.len())
+        });
         BExpr::new(BKind::New { ctor, args: vals.into_iter().map(value_arg).collect() }, ty, span)
     }
 
@@ -491,7 +519,18 @@ impl MethodBinder<'_> {
             self.mark_address_taken(*t);
         }
         let args: Vec<BArg> = temps.iter().map(|&t| BArg { expr: self.local_expr(t, span), kind: ArgKind::Ref }).collect();
-        let call = BExpr::new(BKind::Call { method: g.methods[0].0, owner: g.methods[0].1, type_args: Vec::new(), receiver: g.receiver, args, is_virtual: md.vtable_slot.is_some() }, TypeId::VOID, span);
+        let call = BExpr::new(
+            BKind::Call {
+                method: g.methods[0].0,
+                owner: g.methods[0].1,
+                type_args: Vec::new(),
+                receiver: g.receiver,
+                args,
+                is_virtual: md.vtable_slot.is_some(),
+            },
+            TypeId::VOID,
+            span,
+        );
         let result = self.local_expr(temps[i], span);
         let ty = result.ty;
         Some(BExpr::new(BKind::Seq { stmts: vec![BStmt::new(SKind::Expr(call), span)], value: Box::new(result) }, ty, span))
@@ -542,7 +581,14 @@ impl MethodBinder<'_> {
             let src = self.local_expr(tmp, span);
             let Some(elem) = self.positional_element(src, i, parts.len(), span) else {
                 let shown = self.type_name(self.locals[tmp.0 as usize].ty);
-                self.error(span, "CS8129", format!("No suitable 'Deconstruct' instance or extension method was found for type '{shown}', with {} out parameters and a void return type.", parts.len()));
+                self.error(
+                    span,
+                    "CS8129",
+                    format!(
+                        "No suitable 'Deconstruct' instance or extension method was found for type '{shown}', with {} out parameters and a void return type.",
+                        parts.len()
+                    ),
+                );
                 return stmts;
             };
             match d {
@@ -618,9 +664,7 @@ impl MethodBinder<'_> {
             return v;
         }
         let copy = match self.c.meta.types.def_of(v.ty) {
-            Some(d) if self.c.meta.type_def(d).flags.has(Flags::RECORD) || self.c.meta.is_value_type(v.ty) => {
-                self.shallow_clone(v, span)
-            }
+            Some(d) if self.c.meta.type_def(d).flags.has(Flags::RECORD) || self.c.meta.is_value_type(v.ty) => self.shallow_clone(v, span),
             _ => {
                 let shown = self.type_name(v.ty);
                 self.error(span, "CS8858", format!("The receiver type '{shown}' is not a valid record type and is not a struct type."));
@@ -638,7 +682,11 @@ impl MethodBinder<'_> {
         let m = self.c.meta.type_def(def).methods.iter().copied().find(|&m| self.c.meta.method(m).name == "MemberwiseClone");
         let Some(m) = m else { return BExpr::error(span) };
         let recv = self.box_if_value(v);
-        let call = BExpr::new(BKind::Call { method: m, owner: obj, type_args: Vec::new(), receiver: Some(Box::new(recv)), args: Vec::new(), is_virtual: false }, obj, span);
+        let call = BExpr::new(
+            BKind::Call { method: m, owner: obj, type_args: Vec::new(), receiver: Some(Box::new(recv)), args: Vec::new(), is_virtual: false },
+            obj,
+            span,
+        );
         let kind = if self.c.meta.is_value_type(ty) { ConvKind::Unbox } else { ConvKind::Cast };
         BExpr::new(BKind::Conv { kind, operand: Box::new(call) }, ty, span)
     }
@@ -670,7 +718,11 @@ impl MethodBinder<'_> {
                 let mut test = is_same_type;
                 for (_, f) in &props {
                     let mine = self.field_access(*f, span);
-                    let cast = BExpr::new(BKind::Conv { kind: if self.c.meta.is_value_type(self_type) { ConvKind::Unbox } else { ConvKind::Cast }, operand: Box::new(o.clone()) }, self_type, span);
+                    let cast = BExpr::new(
+                        BKind::Conv { kind: if self.c.meta.is_value_type(self_type) { ConvKind::Unbox } else { ConvKind::Cast }, operand: Box::new(o.clone()) },
+                        self_type,
+                        span,
+                    );
                     let owner = self_type;
                     let theirs = self.instance_field(cast, *f, owner, span);
                     let eq = self.field_equals(mine, theirs, span);
@@ -686,7 +738,15 @@ impl MethodBinder<'_> {
                     let boxed = self.box_if_value(fe);
                     let obj = self.wk().object;
                     let fh = self.call_string_helper("HashOf", vec![retyped(boxed, obj)], span);
-                    let times = BExpr::new(BKind::Binary { op: BBinOp::Mul { checked: false }, left: Box::new(h), right: Box::new(BExpr::new(BKind::Const(ConstVal::Int(31)), int, span)) }, int, span);
+                    let times = BExpr::new(
+                        BKind::Binary {
+                            op: BBinOp::Mul { checked: false },
+                            left: Box::new(h),
+                            right: Box::new(BExpr::new(BKind::Const(ConstVal::Int(31)), int, span)),
+                        },
+                        int,
+                        span,
+                    );
                     h = BExpr::new(BKind::Binary { op: BBinOp::Add { checked: false }, left: Box::new(times), right: Box::new(fh) }, int, span);
                 }
                 BStmt::new(SKind::Return(Some(h)), span)
@@ -727,8 +787,30 @@ impl MethodBinder<'_> {
         let ty = self.wk().type_;
         let this = self.bind_this(span);
         let this = self.box_if_value(this);
-        let mine = BExpr::new(BKind::Call { method: get_type, owner: obj, type_args: Vec::new(), receiver: Some(Box::new(retyped(this, obj))), args: Vec::new(), is_virtual: false }, ty, span);
-        let theirs = BExpr::new(BKind::Call { method: get_type, owner: obj, type_args: Vec::new(), receiver: Some(Box::new(retyped(other, obj))), args: Vec::new(), is_virtual: false }, ty, span);
+        let mine = BExpr::new(
+            BKind::Call {
+                method: get_type,
+                owner: obj,
+                type_args: Vec::new(),
+                receiver: Some(Box::new(retyped(this, obj))),
+                args: Vec::new(),
+                is_virtual: false,
+            },
+            ty,
+            span,
+        );
+        let theirs = BExpr::new(
+            BKind::Call {
+                method: get_type,
+                owner: obj,
+                type_args: Vec::new(),
+                receiver: Some(Box::new(retyped(other, obj))),
+                args: Vec::new(),
+                is_virtual: false,
+            },
+            ty,
+            span,
+        );
         let same = BExpr::new(BKind::Binary { op: BBinOp::Eq, left: Box::new(mine), right: Box::new(theirs) }, boolean, span);
         BExpr::new(BKind::AndAlso(Box::new(is_instance), Box::new(same)), boolean, span)
     }

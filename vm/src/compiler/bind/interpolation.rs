@@ -1,8 +1,8 @@
 //! Interpolated strings: `$"a{x,5:F2}b"` becomes a concatenation of the text parts and the
 //! formatted holes (alignment applied after formatting, as `string.Format` does).
 
-use crate::compiler::bound::retyped;
 use super::MethodBinder;
+use crate::compiler::bound::retyped;
 use crate::compiler::bound::*;
 use grammar::ast;
 use grammar::span::Span;
@@ -49,10 +49,8 @@ impl MethodBinder<'_> {
     /// `IFormattable.ToString(format, null)` or `ToString()`.
     fn format_hole(&mut self, v: BExpr, format: Option<String>, span: Span) -> BExpr {
         let string = self.wk().string;
-        let is_primitive = self.prim(v.ty).is_some_and(|p| p != super::convert::Prim::Decimal)
-            || self.is_enum(v.ty)
-            || v.ty == self.wk().boolean
-            || v.ty == string;
+        let is_primitive =
+            self.prim(v.ty).is_some_and(|p| p != super::convert::Prim::Decimal) || self.is_enum(v.ty) || v.ty == self.wk().boolean || v.ty == string;
         if is_primitive && (format.is_none() || v.ty != string) {
             if v.ty == string && format.is_none() {
                 return BExpr::new(BKind::Format { value: Box::new(v), format: None }, string, span);
@@ -70,5 +68,4 @@ impl MethodBinder<'_> {
             }
         }
     }
-
 }

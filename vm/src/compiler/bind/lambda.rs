@@ -162,7 +162,11 @@ impl MethodBinder<'_> {
     fn lambda_param_names_for(&mut self, l: &ast::Lambda, target: TypeId, invoke: MethodId, count: usize, span: Span) -> Option<Vec<(String, Span)>> {
         if omits_parameter_list(l) && self.has_out_param(invoke) {
             let shown = self.type_name(target);
-            self.error(span, "CS1688", format!("Cannot convert anonymous method block without a parameter list to delegate type '{shown}' because it has one or more out parameters"));
+            self.error(
+                span,
+                "CS1688",
+                format!("Cannot convert anonymous method block without a parameter list to delegate type '{shown}' because it has one or more out parameters"),
+            );
             return None;
         }
         let names = lambda_param_names(l, count);
@@ -238,11 +242,7 @@ impl MethodBinder<'_> {
             kind,
             flags,
             type_params: Vec::new(),
-            params: param_names
-                .iter()
-                .zip(params)
-                .map(|(n, &ty)| ParamDef { name: n.clone(), ty, kind: ParamKind::Value, default: None })
-                .collect(),
+            params: param_names.iter().zip(params).map(|(n, &ty)| ParamDef { name: n.clone(), ty, kind: ParamKind::Value, default: None }).collect(),
             ret,
             vtable_slot: None,
             body: MethodBody::None,
@@ -280,12 +280,8 @@ impl MethodBinder<'_> {
             iterator_element: None,
         };
         self.push_scope();
-        let param_locals: Vec<LocalId> = names
-            .iter()
-            .zip(params)
-            .enumerate()
-            .map(|(i, ((n, s), &t))| self.declare_local(n, t, LocalKind::Param(i as u16), *s))
-            .collect();
+        let param_locals: Vec<LocalId> =
+            names.iter().zip(params).enumerate().map(|(i, ((n, s), &t))| self.declare_local(n, t, LocalKind::Param(i as u16), *s)).collect();
         let stmt = self.bind_body(body);
         let iterator = self.func.iterator_element;
         let async_result = self.func.is_async.then(|| self.func.async_result.unwrap_or(TypeId::VOID));

@@ -15,9 +15,7 @@ impl MethodBinder<'_> {
     /// type when `e` names one.
     pub fn bind_value_to(&mut self, e: &ast::Expr, target: TypeId) -> BExpr {
         match self.bind(e, Some(target)) {
-            Bound::Methods(g) if self.delegate_signature(target).is_some() => {
-                self.convert_method_group(g, target, e.span)
-            }
+            Bound::Methods(g) if self.delegate_signature(target).is_some() => self.convert_method_group(g, target, e.span),
             b => self.to_value(b, e.span),
         }
     }

@@ -2,10 +2,10 @@
 //! delegate and reference operators, user-defined operators, lifted nullable operators),
 //! constant folding, assignment, compound assignment and `++`/`--`.
 
-use crate::compiler::bound::retyped;
 use super::convert::Prim;
 use super::expr::{Bound, PropertyAccess};
 use super::{value_arg, MethodBinder};
+use crate::compiler::bound::retyped;
 use crate::compiler::bound::*;
 use crate::metadata::{MethodId, MethodKind, TypeId};
 use grammar::ast::{self, BinaryOp, UnaryOp};
@@ -117,7 +117,11 @@ impl MethodBinder<'_> {
         let folded = match (op, c) {
             (BUnOp::Neg { .. }, ConstVal::Int(i)) => {
                 let n = i.wrapping_neg();
-                if ty == self.wk().int32 { ConstVal::Int(n as i32 as i64) } else { ConstVal::Int(n) }
+                if ty == self.wk().int32 {
+                    ConstVal::Int(n as i32 as i64)
+                } else {
+                    ConstVal::Int(n)
+                }
             }
             (BUnOp::Neg { .. }, ConstVal::Float(f)) => ConstVal::Float(-f),
             (BUnOp::Not, ConstVal::Bool(b)) => ConstVal::Bool(!b),
@@ -249,7 +253,11 @@ impl MethodBinder<'_> {
     /// The number of elements of a tuple type, counting those nested in `Rest`.
     fn tuple_length(&self, t: TypeId) -> usize {
         let args = self.c.meta.types.args_of(t);
-        if args.len() == 8 { 7 + self.tuple_length(args[7]) } else { args.len() }
+        if args.len() == 8 {
+            7 + self.tuple_length(args[7])
+        } else {
+            args.len()
+        }
     }
 
     fn not_delegate(&self, a: &BExpr, b: &BExpr) -> bool {
@@ -301,7 +309,18 @@ impl MethodBinder<'_> {
         match m {
             Some(m) => {
                 let ret = self.c.meta.method(m).ret;
-                BExpr::new(BKind::Call { method: m, owner: string, type_args: Vec::new(), receiver: None, args: args.into_iter().map(value_arg).collect(), is_virtual: false }, ret, span)
+                BExpr::new(
+                    BKind::Call {
+                        method: m,
+                        owner: string,
+                        type_args: Vec::new(),
+                        receiver: None,
+                        args: args.into_iter().map(value_arg).collect(),
+                        is_virtual: false,
+                    },
+                    ret,
+                    span,
+                )
             }
             None => BExpr::error(span),
         }
@@ -316,7 +335,11 @@ impl MethodBinder<'_> {
         let ty = a.ty;
         let a = retyped(a, del);
         let b = retyped(b, del);
-        let call = BExpr::new(BKind::Call { method: m, owner: del, type_args: Vec::new(), receiver: None, args: vec![value_arg(a), value_arg(b)], is_virtual: false }, del, span);
+        let call = BExpr::new(
+            BKind::Call { method: m, owner: del, type_args: Vec::new(), receiver: None, args: vec![value_arg(a), value_arg(b)], is_virtual: false },
+            del,
+            span,
+        );
         BExpr::new(BKind::Conv { kind: ConvKind::Cast, operand: Box::new(call) }, ty, span)
     }
 
@@ -576,7 +599,9 @@ impl MethodBinder<'_> {
         let probe_a = BExpr::new(BKind::Default, ua, span);
         let probe_b = BExpr::new(BKind::Default, ub, span);
         let snapshot = self.snapshot();
-        let inner = self.predefined_binary(op, probe_a, probe_b, span).or_else(|| self.enum_binary(op, &BExpr::new(BKind::Default, ua, span), &BExpr::new(BKind::Default, ub, span), span));
+        let inner = self
+            .predefined_binary(op, probe_a, probe_b, span)
+            .or_else(|| self.enum_binary(op, &BExpr::new(BKind::Default, ua, span), &BExpr::new(BKind::Default, ub, span), span));
         self.restore(snapshot);
         let inner = inner?;
         if inner.is_error() {
@@ -626,8 +651,20 @@ impl MethodBinder<'_> {
                 let either_null = BExpr::new(BKind::OrElse(Box::new(a_null), Box::new(b_null)), boolean, span);
                 let nullable_bool = self.c.nullable_of(boolean);
                 let constant = |v: ConstVal| BExpr::new(BKind::Const(v), nullable_bool, span);
-                let undecided = BExpr::new(BKind::Cond { cond: Box::new(either_null), then: Box::new(constant(ConstVal::Null)), otherwise: Box::new(constant(ConstVal::Bool(!decisive))) }, nullable_bool, span);
-                BExpr::new(BKind::Cond { cond: Box::new(either_decisive), then: Box::new(constant(ConstVal::Bool(decisive))), otherwise: Box::new(undecided) }, nullable_bool, span)
+                let undecided = BExpr::new(
+                    BKind::Cond {
+                        cond: Box::new(either_null),
+                        then: Box::new(constant(ConstVal::Null)),
+                        otherwise: Box::new(constant(ConstVal::Bool(!decisive))),
+                    },
+                    nullable_bool,
+                    span,
+                );
+                BExpr::new(
+                    BKind::Cond { cond: Box::new(either_decisive), then: Box::new(constant(ConstVal::Bool(decisive))), otherwise: Box::new(undecided) },
+                    nullable_bool,
+                    span,
+                )
             }
             _ => {
                 let a_null = self.null_test(ea.clone(), true, span);
@@ -875,7 +912,9 @@ pub enum LValue {
     Plain(BExpr),
     Property(PropertyAccess, TypeId),
     /// A field-like event used with `+=`/`-=`.
-    Event { inner: Box<LValue> },
+    Event {
+        inner: Box<LValue>,
+    },
 }
 
 impl LValue {
@@ -943,7 +982,11 @@ impl MethodBinder<'_> {
         if !in_ctor {
             let owner = self.type_name(self.c.meta.type_def(fd.owner).self_type);
             if fd.flags.has(crate::metadata::Flags::STATIC) {
-                self.error(e.span, "CS0198", format!("A static readonly field cannot be assigned to (except in a static constructor or a variable initializer)"));
+                self.error(
+                    e.span,
+                    "CS0198",
+                    format!("A static readonly field cannot be assigned to (except in a static constructor or a variable initializer)"),
+                );
             } else {
                 let _ = owner;
                 self.error(e.span, "CS0191", "A readonly field cannot be assigned to (except in a constructor or init-only setter of the type in which the field is defined or a variable initializer)");
@@ -1028,7 +1071,11 @@ impl MethodBinder<'_> {
                     return BExpr::new(BKind::Assign { target: Box::new(target), value: Box::new(v) }, ty, span);
                 }
                 let owner = self.type_name(self.c.meta.type_def(pd.owner).self_type);
-                let name = if pd.params.is_empty() { format!("{owner}.{}", pd.name) } else { format!("{owner}.this[{}]", pd.params.iter().map(|x| self.type_name(x.ty)).collect::<Vec<_>>().join(", ")) };
+                let name = if pd.params.is_empty() {
+                    format!("{owner}.{}", pd.name)
+                } else {
+                    format!("{owner}.this[{}]", pd.params.iter().map(|x| self.type_name(x.ty)).collect::<Vec<_>>().join(", "))
+                };
                 self.error(span, "CS0200", format!("Property or indexer '{name}' cannot be assigned to -- it is read only"));
                 return BExpr::error(span);
             }

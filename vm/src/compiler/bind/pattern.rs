@@ -175,7 +175,8 @@ impl MethodBinder<'_> {
             return BExpr::new(BKind::Binary { op: BBinOp::Eq, left: Box::new(boxed), right: Box::new(null) }, boolean, span);
         }
         let underlying = self.nullable_inner(input_ty).unwrap_or(input_ty);
-        let needs_type_test = underlying == self.wk().object || self.is_class_like(underlying) && underlying != self.wk().string || self.is_type_param(underlying);
+        let needs_type_test =
+            underlying == self.wk().object || self.is_class_like(underlying) && underlying != self.wk().string || self.is_type_param(underlying);
         if needs_type_test {
             let target = c.ty;
             let test = self.type_then_assign(input, target, None, span);
@@ -385,9 +386,12 @@ impl MethodBinder<'_> {
         let (label_text, lspan) = match s.labels.last() {
             Some(ast::SwitchLabel::Default(sp)) => ("default:".to_string(), *sp),
             Some(ast::SwitchLabel::Case { span, .. }) => {
-                let text = self.c.meta.files.get(self.file.index()).map_or(String::new(), |f| {
-                    f.text.get(span.start as usize..span.end as usize).unwrap_or("").to_string()
-                });
+                let text = self
+                    .c
+                    .meta
+                    .files
+                    .get(self.file.index())
+                    .map_or(String::new(), |f| f.text.get(span.start as usize..span.end as usize).unwrap_or("").to_string());
                 (text, *span)
             }
             None => return,

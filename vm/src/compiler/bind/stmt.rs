@@ -280,7 +280,11 @@ impl MethodBinder<'_> {
 
     fn bind_return(&mut self, e: Option<&ast::Expr>, span: Span) -> SKind {
         if self.func.iterator_element.is_some() {
-            self.error(span, "CS1622", "Cannot return a value from an iterator. Use the yield return statement to return a value, or yield break to end the iteration.");
+            self.error(
+                span,
+                "CS1622",
+                "Cannot return a value from an iterator. Use the yield return statement to return a value, or yield break to end the iteration.",
+            );
             return SKind::Empty;
         }
         if let Some(returns) = &mut self.func.inferred_returns {
@@ -299,7 +303,11 @@ impl MethodBinder<'_> {
                 if !v.is_error() {
                     let name = self.func_display_name();
                     if self.func.is_async && self.func.async_result.is_some() {
-                        self.error(span, "CS1997", format!("Since '{name}' is an async method that returns 'Task', a return keyword must not be followed by an object expression"));
+                        self.error(
+                            span,
+                            "CS1997",
+                            format!("Since '{name}' is an async method that returns 'Task', a return keyword must not be followed by an object expression"),
+                        );
                     } else {
                         self.error(span, "CS0127", format!("Since '{name}' returns void, a return keyword must not be followed by an object expression"));
                     }
@@ -426,11 +434,7 @@ impl MethodBinder<'_> {
         let idx = self.temp(int, span);
         let arr_e = self.local_expr(arr, span);
         let idx_e = self.local_expr(idx, span);
-        let length = if is_array {
-            self.length_of(arr_e.clone(), span)
-        } else {
-            self.string_length(arr_e.clone(), span)
-        };
+        let length = if is_array { self.length_of(arr_e.clone(), span) } else { self.string_length(arr_e.clone(), span) };
         let cond = BExpr::new(BKind::Binary { op: BBinOp::Lt, left: Box::new(idx_e.clone()), right: Box::new(length) }, self.wk().boolean, span);
         let current = if is_array {
             BExpr::new(BKind::Elem { array: Box::new(arr_e), indices: vec![idx_e.clone()] }, elem, span)
@@ -517,7 +521,16 @@ impl MethodBinder<'_> {
     pub fn call_member_no_args(&mut self, recv: BExpr, name: &str, span: Span) -> Option<BExpr> {
         let member = self.lookup_member(recv.ty, name);
         let Some(super::lookup::Member::Methods(methods)) = member else { return None };
-        let g = super::expr::MethodGroup { name: name.to_string(), methods, receiver: Some(Box::new(recv)), type_args: Vec::new(), is_base: false, nested: None, span, name_span: span };
+        let g = super::expr::MethodGroup {
+            name: name.to_string(),
+            methods,
+            receiver: Some(Box::new(recv)),
+            type_args: Vec::new(),
+            is_base: false,
+            nested: None,
+            span,
+            name_span: span,
+        };
         let v = self.bind_group_call(g, &[], span);
         (!v.is_error()).then_some(v)
     }
@@ -533,7 +546,11 @@ impl MethodBinder<'_> {
         let dispose = self.c.meta.type_def(def).methods.iter().copied().find(|&m| self.c.meta.method(m).name == "Dispose")?;
         let is_value = self.c.meta.is_value_type(x.ty);
         let recv = if is_value { self.box_if_value(x.clone()) } else { retyped(x.clone(), idisp) };
-        let call = BExpr::new(BKind::Call { method: dispose, owner: idisp, type_args: Vec::new(), receiver: Some(Box::new(recv)), args: Vec::new(), is_virtual: true }, TypeId::VOID, span);
+        let call = BExpr::new(
+            BKind::Call { method: dispose, owner: idisp, type_args: Vec::new(), receiver: Some(Box::new(recv)), args: Vec::new(), is_virtual: true },
+            TypeId::VOID,
+            span,
+        );
         let stmt = BStmt::new(SKind::Expr(call), span);
         if is_value {
             return Some(stmt);
@@ -637,7 +654,8 @@ impl MethodBinder<'_> {
         let inner = self.bind_embedded(body);
         let monitor = self.c.namespaces.find_type("System.Threading", "Monitor", 0);
         let find = |b: &Self, name: &str, n: usize| {
-            monitor.and_then(|d| b.c.meta.type_def(d).methods.iter().copied().find(|&m| b.c.meta.method(m).name == name && b.c.meta.method(m).params.len() == n))
+            monitor
+                .and_then(|d| b.c.meta.type_def(d).methods.iter().copied().find(|&m| b.c.meta.method(m).name == name && b.c.meta.method(m).params.len() == n))
         };
         let (Some(enter), Some(exit), Some(mdef)) = (find(self, "Enter", 2), find(self, "Exit", 1), monitor) else {
             let _ = self.pop_scope();
@@ -647,11 +665,22 @@ impl MethodBinder<'_> {
         let tmp_e = self.local_expr(tmp, span);
         let taken_e = self.local_expr(taken, span);
         let enter_call = BExpr::new(
-            BKind::Call { method: enter, owner: mtype, type_args: Vec::new(), receiver: None, args: vec![super::value_arg(tmp_e.clone()), BArg { expr: taken_e.clone(), kind: ArgKind::Ref }], is_virtual: false },
+            BKind::Call {
+                method: enter,
+                owner: mtype,
+                type_args: Vec::new(),
+                receiver: None,
+                args: vec![super::value_arg(tmp_e.clone()), BArg { expr: taken_e.clone(), kind: ArgKind::Ref }],
+                is_virtual: false,
+            },
             TypeId::VOID,
             span,
         );
-        let exit_call = BExpr::new(BKind::Call { method: exit, owner: mtype, type_args: Vec::new(), receiver: None, args: vec![super::value_arg(tmp_e)], is_virtual: false }, TypeId::VOID, span);
+        let exit_call = BExpr::new(
+            BKind::Call { method: exit, owner: mtype, type_args: Vec::new(), receiver: None, args: vec![super::value_arg(tmp_e)], is_virtual: false },
+            TypeId::VOID,
+            span,
+        );
         let fin = BStmt::new(SKind::If { cond: taken_e, then: Box::new(BStmt::new(SKind::Expr(exit_call), span)), otherwise: None }, span);
         let try_body = BStmt::new(SKind::Block { stmts: vec![BStmt::new(SKind::Expr(enter_call), span), inner], locals: Vec::new() }, span);
         let v = self.coerce(v, obj);
@@ -694,7 +723,14 @@ impl MethodBinder<'_> {
         let idx = self.lookup_indexers(st);
         match idx.first().and_then(|&(p, _)| self.c.meta.property(p).getter) {
             Some(getter) => BExpr::new(
-                BKind::Call { method: getter, owner: st, type_args: Vec::new(), receiver: Some(Box::new(s)), args: vec![super::value_arg(i)], is_virtual: false },
+                BKind::Call {
+                    method: getter,
+                    owner: st,
+                    type_args: Vec::new(),
+                    receiver: Some(Box::new(s)),
+                    args: vec![super::value_arg(i)],
+                    is_virtual: false,
+                },
                 self.wk().char,
                 span,
             ),

@@ -284,9 +284,7 @@ fn contains_goto(s: &BStmt, label: crate::compiler::bound::LabelId) -> bool {
         SKind::If { then, otherwise, .. } => contains_goto(then, label) || otherwise.as_ref().is_some_and(|o| contains_goto(o, label)),
         SKind::Loop { body, .. } => contains_goto(body, label),
         SKind::Try { body, catches, finally } => {
-            contains_goto(body, label)
-                || catches.iter().any(|c| contains_goto(&c.body, label))
-                || finally.as_ref().is_some_and(|f| contains_goto(f, label))
+            contains_goto(body, label) || catches.iter().any(|c| contains_goto(&c.body, label)) || finally.as_ref().is_some_and(|f| contains_goto(f, label))
         }
         SKind::Switch { targets, default, .. } => targets.contains(&label) || *default == label,
         _ => false,

@@ -17,9 +17,9 @@
 use super::closures::{DisplayId, EnvKind, NestedEnv};
 use super::{Compiler, FnBuilder, MethodShared};
 use crate::bytecode::{JumpTable, Op, Reg, Target};
+use crate::compiler::bound::LocalKind;
 use crate::compiler::bound::*;
 use crate::metadata::{Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, TypeDefId, TypeId};
-use crate::compiler::bound::LocalKind;
 
 /// The state machine's field that refers to the state machine itself: `ref stateMachine`
 /// arguments point at it. (Roslyn's state machine is a struct and passes `ref this`; the
@@ -117,7 +117,8 @@ impl Compiler {
         self.plan_spills(&mut f, layout.def, &sites);
         self.meta.kickoff_of.insert(move_next, m);
         self.install_function(move_next, f);
-        let lowered = super::report::Lowered { method: m, body, emitted: &body_without_params.body, shared, code_method: move_next, state_machine: Some(layout.def) };
+        let lowered =
+            super::report::Lowered { method: m, body, emitted: &body_without_params.body, shared, code_method: move_next, state_machine: Some(layout.def) };
         self.record_lowering(lowered, notes);
         let empty = BoundBody { body: BStmt::new(SKind::Empty, span), params: Vec::new(), iterator: None, async_result: None };
         let f = FnBuilder::build(self, shared, u32::MAX, set_state_machine, &empty, EnvKind::Nested(NestedEnv::This));
@@ -262,7 +263,8 @@ impl FnBuilder<'_> {
     pub fn record_state_machine_layout(&mut self, display: DisplayId, first_field: u16) {
         let def = self.shared.displays[display.0 as usize].def;
         if let Some(sm) = &mut self.shared.state_machine {
-            sm.layout = Some(Layout { display, def, state: first_field, builder: first_field + 1, this_machine: first_field + 2, first_pending: first_field + 3 });
+            sm.layout =
+                Some(Layout { display, def, state: first_field, builder: first_field + 1, this_machine: first_field + 2, first_pending: first_field + 3 });
         }
     }
 
@@ -363,7 +365,13 @@ impl FnBuilder<'_> {
         let exc = self.alloc_reg();
         let handler_entry = self.new_label();
         let exception = self.c.meta.well_known.exception;
-        self.add_handler(crate::bytecode::Handler { start, end, kind: crate::bytecode::HandlerKind::Catch(exception), entry: Target(handler_entry.0), reg: exc });
+        self.add_handler(crate::bytecode::Handler {
+            start,
+            end,
+            kind: crate::bytecode::HandlerKind::Catch(exception),
+            entry: Target(handler_entry.0),
+            reg: exc,
+        });
         self.place_label(handler_entry);
         self.set_state(-2);
         if let Some(set_exception) = self.state_machine_builder_method("SetException", 1) {
@@ -478,11 +486,8 @@ impl FnBuilder<'_> {
     /// `AwaitUnsafeOnCompleted` for an awaiter that implements `ICriticalNotifyCompletion`,
     /// `AwaitOnCompleted` for one that only implements `INotifyCompletion` (Roslyn's choice).
     fn await_on_completed_method(&mut self, awaiter_ty: TypeId) -> Option<MethodId> {
-        let critical = self
-            .c
-            .namespaces
-            .find_type("System.Runtime.CompilerServices", "ICriticalNotifyCompletion", 0)
-            .map(|d| self.c.meta.type_def(d).self_type);
+        let critical =
+            self.c.namespaces.find_type("System.Runtime.CompilerServices", "ICriticalNotifyCompletion", 0).map(|d| self.c.meta.type_def(d).self_type);
         let is_critical = critical.is_some_and(|c| self.c.meta.is_subtype(awaiter_ty, c));
         self.state_machine_builder_method(if is_critical { "AwaitUnsafeOnCompleted" } else { "AwaitOnCompleted" }, 2)
     }

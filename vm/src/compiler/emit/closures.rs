@@ -159,8 +159,8 @@ impl FnBuilder<'_> {
     /// The function's first display: hoisted parameters, and (for the method itself) the
     /// captured `this` and generic context.
     pub fn create_root_display(&mut self, params: &[LocalId]) {
-        let is_state_machine_kickoff = self.classic.is_none()
-            && self.shared.state_machine.as_ref().is_some_and(|sm| sm.function == self.func_index && sm.layout.is_none());
+        let is_state_machine_kickoff =
+            self.classic.is_none() && self.shared.state_machine.as_ref().is_some_and(|sm| sm.function == self.func_index && sm.layout.is_none());
         if is_state_machine_kickoff {
             return self.create_state_machine(params);
         }
@@ -364,7 +364,12 @@ impl FnBuilder<'_> {
     pub fn nested_env_here(&mut self, id: NestedId) -> NestedEnv {
         let n = self.shared.nested[id.0 as usize].clone();
         let Some(body) = &n.body else { return NestedEnv::None };
-        let captures_locals = self.shared.locals.iter().enumerate().any(|(i, l)| l.hoisted && l.owner != id.0 + 1 && references_local(&body.body, LocalId(i as u32), &self.shared.nested));
+        let captures_locals = self
+            .shared
+            .locals
+            .iter()
+            .enumerate()
+            .any(|(i, l)| l.hoisted && l.owner != id.0 + 1 && references_local(&body.body, LocalId(i as u32), &self.shared.nested));
         let needs_ctx = self.shared.has_generic_context;
         if captures_locals || needs_ctx || self.nested_calls_need_env(id) {
             if let Some(d) = self.innermost_display() {

@@ -854,7 +854,16 @@ impl FnBuilder<'_> {
     /// As [`emit_call`], but with `async_body` the callee's runtime-async code is called
     /// directly (`CallAsync`): no `Task` unless it suspends.
     #[allow(clippy::too_many_arguments)]
-    pub fn emit_call_as(&mut self, method: MethodId, owner: TypeId, type_args: &[TypeId], receiver: Option<&BExpr>, args: &[BArg], is_virtual: bool, async_body: Option<MethodId>) -> Reg {
+    pub fn emit_call_as(
+        &mut self,
+        method: MethodId,
+        owner: TypeId,
+        type_args: &[TypeId],
+        receiver: Option<&BExpr>,
+        args: &[BArg],
+        is_virtual: bool,
+        async_body: Option<MethodId>,
+    ) -> Reg {
         let base = Reg(self.next_reg);
         if let Some(r) = receiver {
             let slot = self.alloc_reg();
@@ -982,7 +991,9 @@ impl FnBuilder<'_> {
             self.emit(Op::LoadType { dst: slot, ty: ctx });
             return;
         }
-        let class_reg = if class_ctx { self.type_value(owner) } else {
+        let class_reg = if class_ctx {
+            self.type_value(owner)
+        } else {
             let r = self.alloc_reg();
             self.emit(Op::LoadNull { dst: r });
             r

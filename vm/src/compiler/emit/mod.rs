@@ -185,7 +185,12 @@ impl Compiler {
         let span = body.body.span;
         let (complete, type_args) = self.async_completion(ret, result);
         let Some(complete) = complete else {
-            self.error(self.meta.method(m).file, self.meta.method(m).span, "CS1983", "The return type of an async method must be void, Task, Task<T>, ValueTask or ValueTask<T>");
+            self.error(
+                self.meta.method(m).file,
+                self.meta.method(m).span,
+                "CS1983",
+                "The return type of an async method must be void, Task, Task<T>, ValueTask or ValueTask<T>",
+            );
             return;
         };
         let start = BExpr::new(BKind::StartAsync { body: code, complete, type_args }, ret, span);
@@ -236,7 +241,8 @@ impl Compiler {
         def.name = name;
         def.flags.set(crate::metadata::Flags::SYNTHESIZED);
         def.vtable_slot = None;
-        def.flags = crate::metadata::Flags(def.flags.0 & !(crate::metadata::Flags::VIRTUAL | crate::metadata::Flags::OVERRIDE | crate::metadata::Flags::ABSTRACT));
+        def.flags =
+            crate::metadata::Flags(def.flags.0 & !(crate::metadata::Flags::VIRTUAL | crate::metadata::Flags::OVERRIDE | crate::metadata::Flags::ABSTRACT));
         def.body = MethodBody::None;
         let id = MethodId(self.meta.methods.len() as u32);
         self.meta.methods.push(def);
@@ -283,7 +289,14 @@ impl Compiler {
 
 impl<'a> FnBuilder<'a> {
     /// A classic state machine's `MoveNext`: the async body, run on the state machine.
-    fn build_move_next(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> (Function, classic::AwaitSites, Option<report::EmitNotes>) {
+    fn build_move_next(
+        c: &'a mut Compiler,
+        shared: &'a mut MethodShared,
+        func_index: u32,
+        method: MethodId,
+        body: &BoundBody,
+        env: EnvKind,
+    ) -> (Function, classic::AwaitSites, Option<report::EmitNotes>) {
         let mut b = FnBuilder::new(c, shared, func_index, method, body, env);
         b.start_notes();
         b.assign_argument_registers(&[]);
@@ -305,7 +318,14 @@ impl<'a> FnBuilder<'a> {
     }
 
     /// [`FnBuilder::build`], with the notes `vm lower` reads (if the compilation keeps them).
-    fn build_with_notes(c: &'a mut Compiler, shared: &'a mut MethodShared, func_index: u32, method: MethodId, body: &BoundBody, env: EnvKind) -> (Function, Option<report::EmitNotes>) {
+    fn build_with_notes(
+        c: &'a mut Compiler,
+        shared: &'a mut MethodShared,
+        func_index: u32,
+        method: MethodId,
+        body: &BoundBody,
+        env: EnvKind,
+    ) -> (Function, Option<report::EmitNotes>) {
         let mut b = FnBuilder::new(c, shared, func_index, method, body, env);
         b.start_notes();
         b.assign_argument_registers(&body.params);
@@ -379,7 +399,8 @@ impl<'a> FnBuilder<'a> {
         for i in 0..self.shared.locals.len() {
             let l = &self.shared.locals[i];
             let id = LocalId(i as u32);
-            if l.owner == self.func_index && !l.hoisted && !self.local_regs.contains_key(&id) && !matches!(l.kind, LocalKind::Param(_) | LocalKind::RefParam(_)) {
+            if l.owner == self.func_index && !l.hoisted && !self.local_regs.contains_key(&id) && !matches!(l.kind, LocalKind::Param(_) | LocalKind::RefParam(_))
+            {
                 let r = self.alloc_reg();
                 self.local_regs.insert(id, r);
             }
@@ -562,7 +583,14 @@ impl<'a> FnBuilder<'a> {
         let preemptible = !self.c.meta.type_def(md.owner).flags.has(crate::metadata::Flags::LIBRARY);
         let num_regs = self.max_reg.max(self.num_args).max(1);
         let positions = peephole::optimize(
-            peephole::Code { code: &mut self.code, handlers: &mut self.handlers, tables: &mut resolved_tables, spans: &mut self.spans, num_regs, num_args: self.num_args },
+            peephole::Code {
+                code: &mut self.code,
+                handlers: &mut self.handlers,
+                tables: &mut resolved_tables,
+                spans: &mut self.spans,
+                num_regs,
+                num_args: self.num_args,
+            },
             &self.c.meta,
         );
         let f = Function {
@@ -598,10 +626,14 @@ impl<'a> FnBuilder<'a> {
     pub fn is_primitive_struct(&self, t: TypeId) -> bool {
         let wk = &self.c.meta.well_known;
         [
-            wk.boolean, wk.char, wk.sbyte, wk.byte, wk.int16, wk.uint16, wk.int32, wk.uint32, wk.int64, wk.uint64, wk.single, wk.double, wk.decimal, wk.intptr, wk.uintptr,
+            wk.boolean, wk.char, wk.sbyte, wk.byte, wk.int16, wk.uint16, wk.int32, wk.uint32, wk.int64, wk.uint64, wk.single, wk.double, wk.decimal, wk.intptr,
+            wk.uintptr,
         ]
         .contains(&t)
-            || self.c.meta.types.def_of(t) == Some(wk.nullable) && self.c.meta.types.args_of(t).first().is_some_and(|&a| self.is_primitive_struct(a) || self.c.meta.type_def(self.c.meta.types.def_of(a).unwrap_or_default()).kind == TypeDefKind::Enum)
+            || self.c.meta.types.def_of(t) == Some(wk.nullable)
+                && self.c.meta.types.args_of(t).first().is_some_and(|&a| {
+                    self.is_primitive_struct(a) || self.c.meta.type_def(self.c.meta.types.def_of(a).unwrap_or_default()).kind == TypeDefKind::Enum
+                })
     }
 
     pub fn is_type_param(&self, t: TypeId) -> bool {

@@ -517,21 +517,14 @@ mod tests {
 
     #[test]
     fn call_result_goes_straight_to_the_local() {
-        let code = vec![
-            Op::CallNative { native: NativeId(1), base: Reg(3), argc: 1, dst: Reg(3) },
-            Op::Move { dst: Reg(2), src: Reg(3) },
-            Op::Return { src: Reg(2) },
-        ];
+        let code =
+            vec![Op::CallNative { native: NativeId(1), base: Reg(3), argc: 1, dst: Reg(3) }, Op::Move { dst: Reg(2), src: Reg(3) }, Op::Return { src: Reg(2) }];
         assert_eq!(run(code, 4), vec![Op::CallNative { native: NativeId(1), base: Reg(3), argc: 1, dst: Reg(2) }, Op::Return { src: Reg(2) }]);
     }
 
     #[test]
     fn a_copy_read_once_is_forwarded() {
-        let code = vec![
-            Op::Move { dst: Reg(3), src: Reg(2) },
-            Op::AddI32Imm { dst: Reg(2), src: Reg(3), imm: 1 },
-            Op::Jump { target: Target(0) },
-        ];
+        let code = vec![Op::Move { dst: Reg(3), src: Reg(2) }, Op::AddI32Imm { dst: Reg(2), src: Reg(3), imm: 1 }, Op::Jump { target: Target(0) }];
         assert_eq!(run(code, 4), vec![Op::AddI32Imm { dst: Reg(2), src: Reg(2), imm: 1 }, Op::Jump { target: Target(0) }]);
     }
 

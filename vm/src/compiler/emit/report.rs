@@ -190,11 +190,7 @@ impl EmitNotes {
     fn resolve(self, emitted: &BStmt) -> CodeFacts {
         let index = ExpressionIndex::of(emitted);
         let awaits = self.awaits.iter().filter_map(|&a| index.await_of(a)).collect();
-        let values = self
-            .values
-            .iter()
-            .filter_map(|&(pc, reg, e, ty)| index.exprs.get(&e).map(|&expr| ValueNote { pc, reg, expr, ty }))
-            .collect();
+        let values = self.values.iter().filter_map(|&(pc, reg, e, ty)| index.exprs.get(&e).map(|&expr| ValueNote { pc, reg, expr, ty })).collect();
         let mut registers = self.registers;
         registers.sort();
         CodeFacts { registers, this_reg: self.this_reg, context_reg: self.context_reg, return_reg: self.return_reg, displays: self.displays, awaits, values }

@@ -4,9 +4,9 @@
 //! temporary), with awaits and spilled temporaries written as statements first.
 
 use super::{View, Writer};
-use crate::lower::names::type_name;
 use crate::compiler::bound::*;
 use crate::compiler::emit::report::walk_exprs;
+use crate::lower::names::type_name;
 use crate::metadata::{MethodId, MethodKind, ParamKind, TypeId};
 
 /// C# precedence levels, loosest first.
@@ -32,7 +32,6 @@ pub(super) enum Prec {
 struct Text(String, Prec);
 
 impl<V: View> Writer<'_, V> {
-
     /// An expression used as a statement (`i++`, not `i++` inside parentheses).
     pub(super) fn statement_expr(&mut self, e: &BExpr) -> String {
         if let BKind::Seq { stmts, value } = &e.kind {
@@ -50,7 +49,11 @@ impl<V: View> Writer<'_, V> {
 
     pub(super) fn expr(&mut self, e: &BExpr, min: Prec) -> String {
         let Text(s, p) = self.text(e);
-        if p < min { format!("({s})") } else { s }
+        if p < min {
+            format!("({s})")
+        } else {
+            s
+        }
     }
 
     fn text(&mut self, e: &BExpr) -> Text {

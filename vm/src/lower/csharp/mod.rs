@@ -241,7 +241,9 @@ impl<'a, V: View> Writer<'a, V> {
     /// `for (init; cond; update)` when nothing in it needs statements of its own.
     /// Reports whether it was.
     fn for_loop(&mut self, stmts: &[BStmt]) -> bool {
-        let [BStmt { kind: SKind::Local { local, init: Some(init) }, .. }, BStmt { kind: SKind::Loop { cond, body, update, brk, cont, test_first: true }, .. }] = stmts else {
+        let [BStmt { kind: SKind::Local { local, init: Some(init) }, .. }, BStmt { kind: SKind::Loop { cond, body, update, brk, cont, test_first: true }, .. }] =
+            stmts
+        else {
             return false;
         };
         let simple = |e: &BExpr| !needs_statements(e);

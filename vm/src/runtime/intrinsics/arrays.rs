@@ -61,10 +61,15 @@ fn set_value(vm: &mut Vm, args: &[Value]) -> R {
     let elem = vm.meta.types.array_elem(elem_ty).map(|(e, _)| e);
     let stored = match elem {
         Some(t) if !value.is_null() && vm.meta.is_value_type(t) => match value {
-            Value::Enum(_, x) => crate::interp::arith::convert(Value::I64(x), match vm.type_class(t) {
-                crate::runtime::types::TypeClass::Enum(k) => k,
-                _ => crate::bytecode::NumKind::I32,
-            }, false).unwrap_or(value),
+            Value::Enum(_, x) => crate::interp::arith::convert(
+                Value::I64(x),
+                match vm.type_class(t) {
+                    crate::runtime::types::TypeClass::Enum(k) => k,
+                    _ => crate::bytecode::NumKind::I32,
+                },
+                false,
+            )
+            .unwrap_or(value),
             _ => value,
         },
         _ => value,
@@ -116,13 +121,18 @@ fn copy(vm: &mut Vm, args: &[Value]) -> R {
         let (s, e) = (si as usize, si as usize + n as usize);
         (e <= a.items.len()).then(|| a.items[s..e].to_vec())
     })?
-    .ok_or_else(|| throw(ExceptionKind::Argument, "Source array was not long enough. Check the source index, length, and the array's lower bounds.|sourceArray"))?;
+    .ok_or_else(|| {
+        throw(ExceptionKind::Argument, "Source array was not long enough. Check the source index, length, and the array's lower bounds.|sourceArray")
+    })?;
     copy_struct_elements(vm, &mut items);
     match dst.gc_ref().and_then(|r| vm.heap.get_mut(r)) {
         Some(Obj::Array(a)) => {
             let (s, e) = (di as usize, di as usize + n as usize);
             if e > a.items.len() {
-                return Err(throw(ExceptionKind::Argument, "Destination array was not long enough. Check the destination index, length, and the array's lower bounds.|destinationArray"));
+                return Err(throw(
+                    ExceptionKind::Argument,
+                    "Destination array was not long enough. Check the destination index, length, and the array's lower bounds.|destinationArray",
+                ));
             }
             a.items[s..e].copy_from_slice(&items);
             Ok(Value::Null)

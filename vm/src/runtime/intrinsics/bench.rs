@@ -8,10 +8,8 @@ use crate::runtime::native::{NativeEntry, NativeResult};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
-pub static ENTRIES: &[NativeEntry] = &[
-    NativeEntry { name: "BenchmarkHost.RequestAll", func: request_all },
-    NativeEntry { name: "BenchmarkHost.Request", func: request_class },
-];
+pub static ENTRIES: &[NativeEntry] =
+    &[NativeEntry { name: "BenchmarkHost.RequestAll", func: request_all }, NativeEntry { name: "BenchmarkHost.Request", func: request_class }];
 
 /// `BenchmarkSwitcher.FromAssembly(...).Run(args)`: every benchmark class of the program.
 fn request_all(vm: &mut Vm, _: &[Value]) -> NativeResult {

@@ -3,7 +3,7 @@
 //! (`GetNames`, `GetValues`, `GetUnderlyingType`, `IsDefined`, `GetName`).
 
 use super::objects::type_handle_arg;
-use super::support::{arg, null_arg, nre, throw};
+use super::support::{arg, nre, null_arg, throw};
 use crate::bytecode::NumKind;
 use crate::metadata::{Flags, TypeDefKind, TypeId};
 use crate::runtime::native::{ExceptionKind, NativeEntry, NativeError, NativeResult};
@@ -148,7 +148,10 @@ fn enum_compare(vm: &mut Vm, args: &[Value]) -> NativeResult {
         other => {
             let other_name = vm.type_of(other).map(|t| vm.meta.clr_full_name(t)).unwrap_or_default();
             let this_name = vm.meta.clr_full_name(ty);
-            Err(throw(ExceptionKind::Argument, format!("Object must be the same type as the enum. The type passed in was '{other_name}'; the enum type was '{this_name}'.")))
+            Err(throw(
+                ExceptionKind::Argument,
+                format!("Object must be the same type as the enum. The type passed in was '{other_name}'; the enum type was '{this_name}'."),
+            ))
         }
     }
 }
@@ -176,10 +179,18 @@ fn enum_type_arg(vm: &Vm, v: Value) -> Result<TypeId, NativeError> {
 fn underlying_kind(vm: &Vm, ty: TypeId) -> NumKind {
     let u = underlying_type(vm, ty);
     let wk = &vm.meta.well_known;
-    [(wk.sbyte, NumKind::I8), (wk.byte, NumKind::U8), (wk.int16, NumKind::I16), (wk.uint16, NumKind::U16), (wk.uint32, NumKind::U32), (wk.int64, NumKind::I64), (wk.uint64, NumKind::U64)]
-        .into_iter()
-        .find(|(t, _)| *t == u)
-        .map_or(NumKind::I32, |(_, k)| k)
+    [
+        (wk.sbyte, NumKind::I8),
+        (wk.byte, NumKind::U8),
+        (wk.int16, NumKind::I16),
+        (wk.uint16, NumKind::U16),
+        (wk.uint32, NumKind::U32),
+        (wk.int64, NumKind::I64),
+        (wk.uint64, NumKind::U64),
+    ]
+    .into_iter()
+    .find(|(t, _)| *t == u)
+    .map_or(NumKind::I32, |(_, k)| k)
 }
 
 fn int_type(kind: NumKind) -> IntType {
@@ -228,9 +239,14 @@ fn value_bits(vm: &Vm, ty: TypeId, v: Value) -> Result<i64, NativeError> {
         Value::Enum(t, i) if t == ty => Ok(i),
         Value::Enum(t, _) => {
             let (passed, expected) = (vm.meta.clr_full_name(t), vm.meta.clr_full_name(ty));
-            Err(throw(ExceptionKind::Argument, format!("Object must be the same type as the enum. The type passed in was '{passed}'; the enum type was '{expected}'.")))
+            Err(throw(
+                ExceptionKind::Argument,
+                format!("Object must be the same type as the enum. The type passed in was '{passed}'; the enum type was '{expected}'."),
+            ))
         }
-        other => other.as_i64().ok_or_else(|| throw(ExceptionKind::Argument, "The value passed in must be an enum base or an underlying type for an enum, such as an Int32.|value")),
+        other => other.as_i64().ok_or_else(|| {
+            throw(ExceptionKind::Argument, "The value passed in must be an enum base or an underlying type for an enum, such as an Int32.|value")
+        }),
     }
 }
 
@@ -312,10 +328,8 @@ fn enum_get_names(vm: &mut Vm, args: &[Value]) -> NativeResult {
 /// The member values converted to `kind`, in an array of element type `elem`.
 fn values_array(vm: &mut Vm, ty: TypeId, elem: TypeId) -> Value {
     let kind = underlying_kind(vm, ty);
-    let items: Vec<Value> = sorted_members(vm, ty)
-        .into_iter()
-        .map(|(_, v)| crate::interp::arith::convert(Value::I64(v), kind, false).unwrap_or(Value::I64(v)))
-        .collect();
+    let items: Vec<Value> =
+        sorted_members(vm, ty).into_iter().map(|(_, v)| crate::interp::arith::convert(Value::I64(v), kind, false).unwrap_or(Value::I64(v))).collect();
     let arr_ty = vm.meta.types.array(elem, 1);
     vm.new_array_of(arr_ty, items)
 }
@@ -377,7 +391,9 @@ fn enum_to_object(vm: &mut Vm, args: &[Value]) -> NativeResult {
         Value::Null => return Err(null_arg("value")),
         Value::Enum(_, i) => i,
         Value::Bool(b) => b as i64,
-        v => v.as_i64().ok_or_else(|| throw(ExceptionKind::Argument, "The value passed in must be an enum base or an underlying type for an enum, such as an Int32.|value"))?,
+        v => v.as_i64().ok_or_else(|| {
+            throw(ExceptionKind::Argument, "The value passed in must be an enum base or an underlying type for an enum, such as an Int32.|value")
+        })?,
     };
     let kind = underlying_kind(vm, ty);
     let wrapped = crate::interp::arith::convert(Value::I64(raw), kind, false).ok().and_then(|v| v.as_i64()).unwrap_or(raw);

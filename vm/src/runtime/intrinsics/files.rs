@@ -192,9 +192,7 @@ fn create_temp_file(vm: &mut Vm, _: &[Value]) -> NativeResult {
     const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     let dir = std::env::temp_dir();
     for _ in 0..100 {
-        let name: String = (0..6)
-            .map(|_| char::from(CHARS[vm.sched.next_random() as usize % CHARS.len()]))
-            .collect();
+        let name: String = (0..6).map(|_| char::from(CHARS[vm.sched.next_random() as usize % CHARS.len()])).collect();
         let path = dir.join(format!("tmp{name}.tmp"));
         match OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(_) => return Ok(vm.new_str(&path.to_string_lossy())),

@@ -2,7 +2,7 @@
 //! through the .NET-exact `numerics` module, enums by member name, bools and chars.
 
 use crate::runtime::native::{ExceptionKind, NativeEntry, NativeError};
-use crate::runtime::numerics::{self, NumberFormat, Num};
+use crate::runtime::numerics::{self, Num, NumberFormat};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 

@@ -79,7 +79,9 @@ impl Vm {
                 let base_methods = ["Equals", "GetHashCode"];
                 d.vtable.iter().all(|&m| {
                     let md = self.meta.method(m);
-                    !base_methods.contains(&md.name.as_str()) || self.meta.type_def(md.owner).flags.has(crate::metadata::Flags::LIBRARY) && matches!(self.meta.type_def(md.owner).name.as_str(), "Object" | "ValueType")
+                    !base_methods.contains(&md.name.as_str())
+                        || self.meta.type_def(md.owner).flags.has(crate::metadata::Flags::LIBRARY)
+                            && matches!(self.meta.type_def(md.owner).name.as_str(), "Object" | "ValueType")
                 })
             }
         }

@@ -7,10 +7,8 @@ use crate::runtime::object::{Generator, GeneratorState, Obj};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
-pub static ENTRIES: &[NativeEntry] = &[
-    NativeEntry { name: "Iterator.get_Current", func: current },
-    NativeEntry { name: "Iterator.GetEnumerator", func: get_enumerator },
-];
+pub static ENTRIES: &[NativeEntry] =
+    &[NativeEntry { name: "Iterator.get_Current", func: current }, NativeEntry { name: "Iterator.GetEnumerator", func: get_enumerator }];
 
 fn current(vm: &mut Vm, args: &[Value]) -> NativeResult {
     match arg(args, 0).gc_ref().and_then(|r| vm.heap.get(r)) {

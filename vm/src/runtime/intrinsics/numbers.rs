@@ -98,9 +98,27 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Decimal.ToDouble", func: |vm, a| Ok(Value::F64(dec(vm, a, 0)?.to_f64())) },
     NativeEntry { name: "Decimal.GetHashCode", func: |vm, a| Ok(Value::I32(dec(vm, a, 0)?.hash_code())) },
     NativeEntry { name: "Decimal.Round", func: dec_round },
-    NativeEntry { name: "Decimal.Floor", func: |vm, a| { let d = dec(vm, a, 0)?.floor(); Ok(vm.alloc_decimal(d)) } },
-    NativeEntry { name: "Decimal.Ceiling", func: |vm, a| { let d = dec(vm, a, 0)?.ceiling(); Ok(vm.alloc_decimal(d)) } },
-    NativeEntry { name: "Decimal.Truncate", func: |vm, a| { let d = dec(vm, a, 0)?.truncate(); Ok(vm.alloc_decimal(d)) } },
+    NativeEntry {
+        name: "Decimal.Floor",
+        func: |vm, a| {
+            let d = dec(vm, a, 0)?.floor();
+            Ok(vm.alloc_decimal(d))
+        },
+    },
+    NativeEntry {
+        name: "Decimal.Ceiling",
+        func: |vm, a| {
+            let d = dec(vm, a, 0)?.ceiling();
+            Ok(vm.alloc_decimal(d))
+        },
+    },
+    NativeEntry {
+        name: "Decimal.Truncate",
+        func: |vm, a| {
+            let d = dec(vm, a, 0)?.truncate();
+            Ok(vm.alloc_decimal(d))
+        },
+    },
     NativeEntry { name: "Culture.IsKnown", func: culture_is_known },
     NativeEntry { name: "Culture.CanonicalName", func: culture_canonical },
     NativeEntry { name: "Culture.SetCurrentThreadFormat", func: culture_set_current_thread },

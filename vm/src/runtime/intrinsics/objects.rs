@@ -130,7 +130,13 @@ impl Vm {
             Value::Null => 0,
             Value::Bool(b) => b as i32,
             Value::F64(x) => {
-                let x = if x == 0.0 { 0.0 } else if x.is_nan() { f64::NAN } else { x };
+                let x = if x == 0.0 {
+                    0.0
+                } else if x.is_nan() {
+                    f64::NAN
+                } else {
+                    x
+                };
                 let bits = x.to_bits();
                 (bits as i32) ^ ((bits >> 32) as i32)
             }
@@ -326,10 +332,12 @@ fn make_combined(vm: &mut Vm, template: Value, list: Vec<crate::runtime::heap::G
                 _ => return Value::Null,
             };
             let last = list.last().copied();
-            let method = last.and_then(|l| match vm.heap.get(l) {
-                Some(Obj::Delegate(d)) => Some(d.method),
-                _ => None,
-            }).unwrap_or(method);
+            let method = last
+                .and_then(|l| match vm.heap.get(l) {
+                    Some(Obj::Delegate(d)) => Some(d.method),
+                    _ => None,
+                })
+                .unwrap_or(method);
             let d = Delegate { ty, method, target: Value::Null, context: None, invocation_list: Some(list.into()) };
             Value::Ref(vm.heap.alloc(Obj::Delegate(d)))
         }
@@ -351,9 +359,7 @@ fn delegate_combine(vm: &mut Vm, args: &[Value]) -> NativeResult {
 
 fn same_target(vm: &Vm, x: crate::runtime::heap::GcRef, y: crate::runtime::heap::GcRef) -> bool {
     match (vm.heap.get(x), vm.heap.get(y)) {
-        (Some(Obj::Delegate(p)), Some(Obj::Delegate(q))) => {
-            p.method == q.method && p.context == q.context && vm.values_equal(p.target, q.target)
-        }
+        (Some(Obj::Delegate(p)), Some(Obj::Delegate(q))) => p.method == q.method && p.context == q.context && vm.values_equal(p.target, q.target),
         _ => false,
     }
 }

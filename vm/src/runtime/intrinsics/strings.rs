@@ -520,7 +520,15 @@ fn pad(vm: &mut Vm, args: &[Value], left: bool, with_char: bool) -> R {
     if width < 0 {
         return Err(out_of_range("totalWidth", "Non-negative number required."));
     }
-    let c = if with_char { if let Value::Char(c) = arg(args, 2) { c } else { b' ' as u16 } } else { b' ' as u16 };
+    let c = if with_char {
+        if let Value::Char(c) = arg(args, 2) {
+            c
+        } else {
+            b' ' as u16
+        }
+    } else {
+        b' ' as u16
+    };
     let n = (width as usize).saturating_sub(s.len());
     let padding = vec![c; n];
     let out = if left { [padding, s].concat() } else { [s, padding].concat() };
@@ -608,10 +616,8 @@ fn whitespace_separators() -> Vec<Vec<u16>> {
 
 fn split_strings(vm: &mut Vm, args: &[Value]) -> R {
     let s = this_units(vm, args)?;
-    let seps: Vec<Vec<u16>> = vm
-        .array_items(arg(args, 1))
-        .map(|items| items.iter().filter_map(|&v| vm.str_units(v).map(<[u16]>::to_vec)).collect())
-        .unwrap_or_default();
+    let seps: Vec<Vec<u16>> =
+        vm.array_items(arg(args, 1)).map(|items| items.iter().filter_map(|&v| vm.str_units(v).map(<[u16]>::to_vec)).collect()).unwrap_or_default();
     let seps = if seps.iter().all(Vec::is_empty) { whitespace_separators() } else { seps };
     let parts = split_by(&s, &seps, int_arg(args, 2), int_arg(args, 3));
     split_result(vm, parts)
@@ -701,7 +707,9 @@ fn is_lower(_: &mut Vm, args: &[Value]) -> R {
     char_pred(args, char::is_lowercase)
 }
 fn is_punctuation(_: &mut Vm, args: &[Value]) -> R {
-    char_pred(args, |c| c.is_ascii_punctuation() && !"$+<=>^`|~".contains(c) || matches!(c, '¡' | '§' | '«' | '¶' | '·' | '»' | '¿' | '、' | '。' | '，' | '！' | '？'))
+    char_pred(args, |c| {
+        c.is_ascii_punctuation() && !"$+<=>^`|~".contains(c) || matches!(c, '¡' | '§' | '«' | '¶' | '·' | '»' | '¿' | '、' | '。' | '，' | '！' | '？')
+    })
 }
 fn is_symbol(_: &mut Vm, args: &[Value]) -> R {
     char_pred(args, |c| "$+<=>^`|~¢£¤¥¦©¬®°±´¸×÷".contains(c))

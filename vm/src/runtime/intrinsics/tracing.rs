@@ -30,11 +30,7 @@ fn is_enabled(vm: &mut Vm, _: &[Value]) -> NativeResult {
 
 fn work_item_queued(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let Some(item) = arg(args, 0).gc_ref() else { return Ok(Value::Null) };
-    let queue = if matches!(arg(args, 1), Value::Bool(true)) {
-        Queue::Local(vm.sched.threads[vm.sched.current].id)
-    } else {
-        Queue::Global
-    };
+    let queue = if matches!(arg(args, 1), Value::Bool(true)) { Queue::Local(vm.sched.threads[vm.sched.current].id) } else { Queue::Global };
     vm.trace_work_item_queued(item, queue);
     Ok(Value::Null)
 }

@@ -186,10 +186,7 @@ impl BigUint {
 
     /// Numeric comparison.
     pub(super) fn cmp_big(&self, other: &BigUint) -> Ordering {
-        self.limbs
-            .len()
-            .cmp(&other.limbs.len())
-            .then_with(|| self.limbs.iter().rev().cmp(other.limbs.iter().rev()))
+        self.limbs.len().cmp(&other.limbs.len()).then_with(|| self.limbs.iter().rev().cmp(other.limbs.iter().rev()))
     }
 
     /// Decimal digits as ASCII bytes, most significant first (empty for zero).

@@ -50,9 +50,7 @@ impl CompositeError {
     pub fn message(&self) -> String {
         let (offset, reason) = match self {
             CompositeError::IndexOutOfRange => return index_out_of_range_message().to_string(),
-            CompositeError::UnexpectedClosingBrace { offset } => {
-                (offset, "Unexpected closing brace without a corresponding opening brace.")
-            }
+            CompositeError::UnexpectedClosingBrace { offset } => (offset, "Unexpected closing brace without a corresponding opening brace."),
             CompositeError::UnclosedFormatItem { offset } => (offset, "Format item ends prematurely."),
             CompositeError::ExpectedAsciiDigit { offset } => (offset, "Expected an ASCII digit."),
         };

@@ -44,9 +44,7 @@ impl DecimalError {
             DecimalError::DivideByZero => "Attempted to divide by zero.",
             DecimalError::Overflow => "Value was either too large or too small for a Decimal.",
             DecimalError::ConversionOverflow(ty) => ty.overflow_message(),
-            DecimalError::RoundingDigitsOutOfRange => {
-                "Decimal can only round to between 0 and 28 digits of precision. (Parameter 'decimals')"
-            }
+            DecimalError::RoundingDigitsOutOfRange => "Decimal can only round to between 0 and 28 digits of precision. (Parameter 'decimals')",
         }
     }
 
@@ -213,11 +211,7 @@ impl Decimal {
         if self.mantissa == 0 {
             return 0;
         }
-        let (m, s) = if self.scale == 0 || self.mantissa & 1 == 1 {
-            (self.mantissa, u32::from(self.scale))
-        } else {
-            self.normalized()
-        };
+        let (m, s) = if self.scale == 0 || self.mantissa & 1 == 1 { (self.mantissa, u32::from(self.scale)) } else { self.normalized() };
         let flags = (s << 16) | if self.negative { 0x8000_0000 } else { 0 };
         (flags ^ (m >> 64) as u32 ^ (m >> 32) as u32 ^ m as u32) as i32
     }

@@ -108,13 +108,20 @@ fn format_double(v: f64, fmt: &[char], nf: &NumberFormat) -> Result<String, Form
     }
     let kind = FloatKind { custom_precision: 15, round_trip_digits: 17 };
     let (m, e) = decompose_f64(v);
-    format_float(v == 0.0, v.is_sign_negative(), fmt, nf, &kind, |precision, significant| {
-        if precision == -1 {
-            shortest_f64(v)
-        } else {
-            rounded_digits(m, e, precision, significant)
-        }
-    })
+    format_float(
+        v == 0.0,
+        v.is_sign_negative(),
+        fmt,
+        nf,
+        &kind,
+        |precision, significant| {
+            if precision == -1 {
+                shortest_f64(v)
+            } else {
+                rounded_digits(m, e, precision, significant)
+            }
+        },
+    )
 }
 
 fn format_single(v: f32, fmt: &[char], nf: &NumberFormat) -> Result<String, FormatError> {
@@ -123,13 +130,20 @@ fn format_single(v: f32, fmt: &[char], nf: &NumberFormat) -> Result<String, Form
     }
     let kind = FloatKind { custom_precision: 7, round_trip_digits: 9 };
     let (m, e) = decompose_f32(v);
-    format_float(v == 0.0, v.is_sign_negative(), fmt, nf, &kind, |precision, significant| {
-        if precision == -1 {
-            shortest_f32(v)
-        } else {
-            rounded_digits(m, e, precision, significant)
-        }
-    })
+    format_float(
+        v == 0.0,
+        v.is_sign_negative(),
+        fmt,
+        nf,
+        &kind,
+        |precision, significant| {
+            if precision == -1 {
+                shortest_f32(v)
+            } else {
+                rounded_digits(m, e, precision, significant)
+            }
+        },
+    )
 }
 
 /// NaN and infinities print the culture's symbols whatever the format (even an invalid one).

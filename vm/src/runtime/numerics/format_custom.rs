@@ -156,11 +156,7 @@ fn choose_section(pic: &Pic, number: &mut NumberBuffer) -> (usize, Layout) {
         let layout = scan_section(pic, section);
         if !number.is_zero() {
             number.scale = number.scale.saturating_add(layout.scale_adjust);
-            let pos = if layout.scientific {
-                layout.digit_count
-            } else {
-                number.scale.saturating_add(layout.digit_count).saturating_sub(layout.decimal_pos)
-            };
+            let pos = if layout.scientific { layout.digit_count } else { number.scale.saturating_add(layout.digit_count).saturating_sub(layout.decimal_pos) };
             number.round(pos, false);
             if number.is_zero() {
                 let zero_section = find_section(pic, 2);
@@ -259,13 +255,9 @@ pub(super) fn number_to_string_format(out: &mut String, number: &mut NumberBuffe
     let (section, layout) = choose_section(&pic, number);
     let first_digit = if layout.first_digit < layout.decimal_pos { layout.decimal_pos - layout.first_digit } else { 0 };
     let last_digit = if layout.last_digit > layout.decimal_pos { layout.decimal_pos - layout.last_digit } else { 0 };
-    let (dig_pos, adjust) = if layout.scientific {
-        (layout.decimal_pos, 0)
-    } else {
-        (number.scale.max(layout.decimal_pos), number.scale.saturating_sub(layout.decimal_pos))
-    };
-    let sep_positions =
-        if layout.thousand_seps { separator_positions(nf, dig_pos, adjust, first_digit) } else { Vec::new() };
+    let (dig_pos, adjust) =
+        if layout.scientific { (layout.decimal_pos, 0) } else { (number.scale.max(layout.decimal_pos), number.scale.saturating_sub(layout.decimal_pos)) };
+    let sep_positions = if layout.thousand_seps { separator_positions(nf, dig_pos, adjust, first_digit) } else { Vec::new() };
     let number: &NumberBuffer = number;
     let mut e = Emitter {
         number,
@@ -313,10 +305,7 @@ fn emit_section(pic: &Pic, section: usize, layout: &Layout, first_digit: i32, la
                 e.dig_pos -= 1;
             }
             '.' => {
-                if e.dig_pos == 0
-                    && !decimal_written
-                    && (last_digit < 0 || (layout.decimal_pos < layout.digit_count && e.number.dig(e.cur) != 0))
-                {
+                if e.dig_pos == 0 && !decimal_written && (last_digit < 0 || (layout.decimal_pos < layout.digit_count && e.number.dig(e.cur) != 0)) {
                     e.out.push_str(&e.nf.number_decimal_separator);
                     decimal_written = true;
                 }

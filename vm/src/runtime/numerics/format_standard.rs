@@ -10,17 +10,14 @@ use super::number_buffer::{Kind, NumberBuffer};
 const POS_CURRENCY: [&str; 4] = ["$#", "#$", "$ #", "# $"];
 
 /// `CurrencyNegativePattern` templates: `-` is the negative sign.
-const NEG_CURRENCY: [&str; 17] = [
-    "($#)", "-$#", "$-#", "$#-", "(#$)", "-#$", "#-$", "#$-", "-# $", "-$ #", "# $-", "$ #-", "$ -#", "#- $",
-    "($ #)", "(# $)", "$- #",
-];
+const NEG_CURRENCY: [&str; 17] =
+    ["($#)", "-$#", "$-#", "$#-", "(#$)", "-#$", "#-$", "#$-", "-# $", "-$ #", "# $-", "$ #-", "$ -#", "#- $", "($ #)", "(# $)", "$- #"];
 
 /// `PercentPositivePattern` templates.
 const POS_PERCENT: [&str; 4] = ["# %", "#%", "%#", "% #"];
 
 /// `PercentNegativePattern` templates.
-const NEG_PERCENT: [&str; 12] =
-    ["-# %", "-#%", "-%#", "%-#", "%#-", "#-%", "#%-", "-% #", "# %-", "% #-", "% -#", "#- %"];
+const NEG_PERCENT: [&str; 12] = ["-# %", "-#%", "-%#", "%-#", "%#-", "#-%", "#%-", "-% #", "# %-", "% #-", "% -#", "#- %"];
 
 /// `NumberNegativePattern` templates.
 const NEG_NUMBER: [&str; 5] = ["(#)", "-#", "- #", "#-", "# -"];
@@ -31,13 +28,7 @@ fn pattern<'a>(table: &[&'a str], index: i32) -> &'a str {
 }
 
 /// Appends the standard format `fmt` (a letter) with precision `n_max_digits` (-1 = default).
-pub(super) fn number_to_string(
-    out: &mut String,
-    number: &mut NumberBuffer,
-    fmt: char,
-    n_max_digits: i32,
-    nf: &NumberFormat,
-) -> Result<(), FormatError> {
+pub(super) fn number_to_string(out: &mut String, number: &mut NumberBuffer, fmt: char, n_max_digits: i32, nf: &NumberFormat) -> Result<(), FormatError> {
     let exact = number.kind == Kind::FloatingPoint;
     match fmt {
         'C' | 'c' => {
@@ -196,14 +187,7 @@ fn format_number(out: &mut String, number: &NumberBuffer, n_max_digits: i32, nf:
     let template = if number.negative { pattern(&NEG_NUMBER, nf.number_negative_pattern) } else { "#" };
     for ch in template.chars() {
         match ch {
-            '#' => format_fixed(
-                out,
-                number,
-                n_max_digits,
-                Some(&nf.number_group_sizes),
-                &nf.number_decimal_separator,
-                &nf.number_group_separator,
-            ),
+            '#' => format_fixed(out, number, n_max_digits, Some(&nf.number_group_sizes), &nf.number_decimal_separator, &nf.number_group_separator),
             '-' => out.push_str(&nf.negative_sign),
             _ => out.push(ch),
         }
@@ -212,21 +196,10 @@ fn format_number(out: &mut String, number: &NumberBuffer, n_max_digits: i32, nf:
 
 /// `C`: the culture's currency pattern around grouped fixed notation.
 fn format_currency(out: &mut String, number: &NumberBuffer, n_max_digits: i32, nf: &NumberFormat) {
-    let template = if number.negative {
-        pattern(&NEG_CURRENCY, nf.currency_negative_pattern)
-    } else {
-        pattern(&POS_CURRENCY, nf.currency_positive_pattern)
-    };
+    let template = if number.negative { pattern(&NEG_CURRENCY, nf.currency_negative_pattern) } else { pattern(&POS_CURRENCY, nf.currency_positive_pattern) };
     for ch in template.chars() {
         match ch {
-            '#' => format_fixed(
-                out,
-                number,
-                n_max_digits,
-                Some(&nf.currency_group_sizes),
-                &nf.currency_decimal_separator,
-                &nf.currency_group_separator,
-            ),
+            '#' => format_fixed(out, number, n_max_digits, Some(&nf.currency_group_sizes), &nf.currency_decimal_separator, &nf.currency_group_separator),
             '-' => out.push_str(&nf.negative_sign),
             '$' => out.push_str(&nf.currency_symbol),
             _ => out.push(ch),
@@ -236,21 +209,10 @@ fn format_currency(out: &mut String, number: &NumberBuffer, n_max_digits: i32, n
 
 /// `P`: the culture's percent pattern around grouped fixed notation (the value is already ×100).
 fn format_percent(out: &mut String, number: &NumberBuffer, n_max_digits: i32, nf: &NumberFormat) {
-    let template = if number.negative {
-        pattern(&NEG_PERCENT, nf.percent_negative_pattern)
-    } else {
-        pattern(&POS_PERCENT, nf.percent_positive_pattern)
-    };
+    let template = if number.negative { pattern(&NEG_PERCENT, nf.percent_negative_pattern) } else { pattern(&POS_PERCENT, nf.percent_positive_pattern) };
     for ch in template.chars() {
         match ch {
-            '#' => format_fixed(
-                out,
-                number,
-                n_max_digits,
-                Some(&nf.percent_group_sizes),
-                &nf.percent_decimal_separator,
-                &nf.percent_group_separator,
-            ),
+            '#' => format_fixed(out, number, n_max_digits, Some(&nf.percent_group_sizes), &nf.percent_decimal_separator, &nf.percent_group_separator),
             '-' => out.push_str(&nf.negative_sign),
             '%' => out.push_str(&nf.percent_symbol),
             _ => out.push(ch),
@@ -275,14 +237,7 @@ fn format_scientific(out: &mut String, number: &NumberBuffer, n_max_digits: i32,
 }
 
 /// Appends `E`, the exponent's sign (the culture's signs) and at least `min_digits` digits.
-pub(super) fn format_exponent(
-    out: &mut String,
-    nf: &NumberFormat,
-    value: i64,
-    exp_char: char,
-    min_digits: usize,
-    positive_sign: bool,
-) {
+pub(super) fn format_exponent(out: &mut String, nf: &NumberFormat, value: i64, exp_char: char, min_digits: usize, positive_sign: bool) {
     out.push(exp_char);
     if value < 0 {
         out.push_str(&nf.negative_sign);
@@ -293,14 +248,7 @@ pub(super) fn format_exponent(
 }
 
 /// `G` body: fixed notation unless the exponent is above `n_max_digits` or below -4.
-fn format_general(
-    out: &mut String,
-    number: &NumberBuffer,
-    n_max_digits: i32,
-    nf: &NumberFormat,
-    exp_char: char,
-    suppress_scientific: bool,
-) {
+fn format_general(out: &mut String, number: &NumberBuffer, n_max_digits: i32, nf: &NumberFormat, exp_char: char, suppress_scientific: bool) {
     let mut dig_pos = number.scale;
     let mut scientific = false;
     if !suppress_scientific && (dig_pos > n_max_digits || dig_pos < -3) {

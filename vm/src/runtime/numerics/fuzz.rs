@@ -2,8 +2,8 @@
 //! panic (errors are fine), and a few cheap invariants must hold.
 
 use super::{
-    align, culture_names, format, format_composite, invariant, parse_composite, parse_decimal, parse_float, parse_int,
-    round_double, Decimal, FloatType, IntType, MidpointRounding, Num, NumberStyles,
+    align, culture_names, format, format_composite, invariant, parse_composite, parse_decimal, parse_float, parse_int, round_double, Decimal, FloatType,
+    IntType, MidpointRounding, Num, NumberStyles,
 };
 
 /// xorshift64: small, deterministic, good enough to shake out panics.
@@ -55,13 +55,42 @@ impl Rng {
 }
 
 const FORMAT_CHARS: &[char] = &[
-    '0', '#', '.', ',', '%', '\u{2030}', 'E', 'e', '+', '-', ';', '\'', '"', '\\', 'x', 'X', 'D', 'F', 'N', 'G', 'R', 'C',
-    'P', 'B', '1', '2', '9', ' ', '\0', '\u{1F600}', '\u{00A0}',
+    '0',
+    '#',
+    '.',
+    ',',
+    '%',
+    '\u{2030}',
+    'E',
+    'e',
+    '+',
+    '-',
+    ';',
+    '\'',
+    '"',
+    '\\',
+    'x',
+    'X',
+    'D',
+    'F',
+    'N',
+    'G',
+    'R',
+    'C',
+    'P',
+    'B',
+    '1',
+    '2',
+    '9',
+    ' ',
+    '\0',
+    '\u{1F600}',
+    '\u{00A0}',
 ];
 
 const NUMBER_CHARS: &[char] = &[
-    '0', '1', '5', '9', '.', ',', '-', '+', 'e', 'E', ' ', '\t', '(', ')', '$', '\u{20AC}', '\u{00A0}', '\u{202F}', '\u{2212}',
-    'N', 'a', 'I', 'n', 'f', '\u{221E}', '\0', 'F', 'x',
+    '0', '1', '5', '9', '.', ',', '-', '+', 'e', 'E', ' ', '\t', '(', ')', '$', '\u{20AC}', '\u{00A0}', '\u{202F}', '\u{2212}', 'N', 'a', 'I', 'n', 'f',
+    '\u{221E}', '\0', 'F', 'x',
 ];
 
 const COMPOSITE_CHARS: &[char] = &['{', '}', '0', '1', '2', ',', '-', ':', ' ', 'F', 'a', '\u{1F600}'];

@@ -5,8 +5,7 @@
 use super::MidpointRounding;
 
 /// `Math.roundPower10Double`.
-const ROUND_POWER_10: [f64; 16] =
-    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+const ROUND_POWER_10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /// Why `Math.Round` rejected its arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -67,8 +67,8 @@ mod oracle_parse;
 mod oracle_support;
 
 pub use composite::{
-    align, format_composite, index_out_of_range_message, parse_composite, parse_composite_checked, CompositeError,
-    CompositeFailure, CompositePart, CompositeParts,
+    align, format_composite, index_out_of_range_message, parse_composite, parse_composite_checked, CompositeError, CompositeFailure, CompositePart,
+    CompositeParts,
 };
 pub use culture::{culture, culture_names, invariant, NumberFormat};
 pub use decimal::{Decimal, DecimalError};

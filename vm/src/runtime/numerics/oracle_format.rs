@@ -2573,8 +2573,7 @@ const SHORTEST: &[Row] = &[
 
 fn run(rows: &[Row]) {
     check_table(rows, |&(ty, value, fmt, culture, expected)| {
-        let got = format(num(ty, value), fmt, culture_or_invariant(culture))
-            .unwrap_or_else(|e| format!("!FormatException: {}", e.message()));
+        let got = format(num(ty, value), fmt, culture_or_invariant(culture)).unwrap_or_else(|e| format!("!FormatException: {}", e.message()));
         (got != expected).then(|| format!("{ty} {value} {fmt:?} {culture:?}: got {got:?}, want {expected:?}"))
     });
 }

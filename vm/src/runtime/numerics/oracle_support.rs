@@ -2,8 +2,8 @@
 //! tables exercise, and a checker that reports every mismatching row at once.
 
 use super::{
-    culture, format, format_composite, invariant, parse_decimal, parse_float, parse_int, CompositeFailure, Decimal,
-    DecimalError, FloatType, IntType, MidpointRounding, Num, NumberFormat, NumberStyles, ParseError,
+    culture, format, format_composite, invariant, parse_decimal, parse_float, parse_int, CompositeFailure, Decimal, DecimalError, FloatType, IntType,
+    MidpointRounding, Num, NumberFormat, NumberStyles, ParseError,
 };
 
 /// Runs `check` on every row and fails with the list of mismatches (`Some(description)`).

@@ -193,9 +193,7 @@ fn overflow_message_for(ty_name: &str) -> String {
     };
     match ty {
         Some(t) => t.overflow_message().to_string(),
-        None if ty_name.eq_ignore_ascii_case("decimal") => {
-            "Value was either too large or too small for a Decimal.".to_string()
-        }
+        None if ty_name.eq_ignore_ascii_case("decimal") => "Value was either too large or too small for a Decimal.".to_string(),
         None => format!("Value was either too large or too small for a {ty_name}."),
     }
 }

@@ -62,8 +62,7 @@ impl Scanner<'_> {
     }
 
     fn match_negative(&self) -> Option<usize> {
-        self.match_chars(&self.nf.negative_sign)
-            .or_else(|| (self.nf.allow_hyphen_during_parsing() && self.ch() == '-').then_some(self.p + 1))
+        self.match_chars(&self.nf.negative_sign).or_else(|| (self.nf.allow_hyphen_during_parsing() && self.ch() == '-').then_some(self.p + 1))
     }
 
     /// Matches a positive sign, or a negative one (setting `negative`).
@@ -79,13 +78,7 @@ impl Scanner<'_> {
 
 /// Scans `s` with `styles`; `max_digits` is the digit buffer size of the target type. Fails
 /// (`None`) on anything malformed, including unconsumed characters other than trailing NULs.
-pub(super) fn string_to_number(
-    s: &[char],
-    styles: NumberStyles,
-    nf: &NumberFormat,
-    kind: Kind,
-    max_digits: usize,
-) -> Option<ParsedNumber> {
+pub(super) fn string_to_number(s: &[char], styles: NumberStyles, nf: &NumberFormat, kind: Kind, max_digits: usize) -> Option<ParsedNumber> {
     let mut sc = Scanner { s, p: 0, styles, nf };
     let number = try_parse_number(&mut sc, kind, max_digits)?;
     if s[sc.p.min(s.len())..].iter().all(|&c| c == '\0') {
@@ -159,14 +152,7 @@ fn leading<'a>(sc: &mut Scanner<'a>, state: &mut u32, number: &mut ParsedNumber,
 }
 
 /// Digits with decimal and group separators; returns the count of trailing zeros kept.
-fn digits(
-    sc: &mut Scanner,
-    state: &mut u32,
-    number: &mut ParsedNumber,
-    kind: Kind,
-    max_digits: usize,
-    parsing_currency: bool,
-) -> usize {
+fn digits(sc: &mut Scanner, state: &mut u32, number: &mut ParsedNumber, kind: Kind, max_digits: usize, parsing_currency: bool) -> usize {
     let (dec_sep, group_sep) = if parsing_currency {
         (sc.nf.currency_decimal_separator.as_ref(), sc.nf.currency_group_separator.as_ref())
     } else {
@@ -224,8 +210,7 @@ fn separator(sc: &Scanner, state: u32, primary: &str, number_sep: &str, parsing_
     if !allowed {
         return None;
     }
-    sc.match_chars(primary)
-        .or_else(|| (parsing_currency && state & STATE_CURRENCY == 0).then(|| sc.match_chars(number_sep)).flatten())
+    sc.match_chars(primary).or_else(|| (parsing_currency && state & STATE_CURRENCY == 0).then(|| sc.match_chars(number_sep)).flatten())
 }
 
 /// Optional `e[sign]digits`; an `e` not followed by digits is left for the trailing checks.
@@ -295,8 +280,7 @@ mod tests {
     fn scan(s: &str, styles: NumberStyles, name: &str, kind: Kind) -> Option<(String, i32, bool)> {
         let chars: Vec<char> = s.chars().collect();
         let nf = culture(name).unwrap_or(invariant());
-        string_to_number(&chars, styles, nf, kind, 50)
-            .map(|n| (String::from_utf8(n.digits).unwrap_or_default(), n.scale, n.negative))
+        string_to_number(&chars, styles, nf, kind, 50).map(|n| (String::from_utf8(n.digits).unwrap_or_default(), n.scale, n.negative))
     }
 
     #[test]

@@ -27,13 +27,7 @@ fn parse_back(digits: &[u8], scale: i32) -> String {
 
 /// When `mantissa × 2^exp2` lies exactly halfway between two shortest candidates, returns the
 /// one with the even last digit (if it also round-trips); otherwise `(digits, scale)` unchanged.
-fn prefer_even_tie(
-    digits: Vec<u8>,
-    scale: i32,
-    mantissa: u64,
-    exp2: i32,
-    round_trips: impl Fn(&[u8], i32) -> bool,
-) -> (Vec<u8>, i32) {
+fn prefer_even_tie(digits: Vec<u8>, scale: i32, mantissa: u64, exp2: i32, round_trips: impl Fn(&[u8], i32) -> bool) -> (Vec<u8>, i32) {
     // A tie needs a short exact expansion: only non-integers with at most ~26 binary fraction bits.
     let odd_exp = exp2 + mantissa.trailing_zeros() as i32;
     if mantissa == 0 || !(-26..0).contains(&odd_exp) {

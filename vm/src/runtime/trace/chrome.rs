@@ -13,11 +13,7 @@ pub fn render(events: &[Stamped]) -> String {
     let timeline = Timeline::build(events);
     let mut records: Vec<String> = Vec::new();
     for lane in &timeline.lanes {
-        records.push(format!(
-            r#"{{"name":"thread_name","ph":"M","pid":1,"tid":{},"args":{{"name":{}}}}}"#,
-            lane.thread,
-            json_string(&lane.label)
-        ));
+        records.push(format!(r#"{{"name":"thread_name","ph":"M","pid":1,"tid":{},"args":{{"name":{}}}}}"#, lane.thread, json_string(&lane.label)));
     }
     for bar in &timeline.bars {
         records.push(format!(

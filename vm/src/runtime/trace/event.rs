@@ -15,28 +15,61 @@ pub struct Stamped {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The running thread started `thread` (the main thread reports itself at time 0).
-    ThreadStarted { thread: i32, name: Option<String> },
+    ThreadStarted {
+        thread: i32,
+        name: Option<String>,
+    },
     /// The running thread ended.
     ThreadExited,
     /// The thread pool created worker `thread`.
-    ThreadInjected { thread: i32, reason: InjectionReason },
+    ThreadInjected {
+        thread: i32,
+        reason: InjectionReason,
+    },
     /// The thread pool's goal of working threads moved to `goal`.
-    ThreadGoalChanged { goal: i32, reason: GoalReason },
-    WorkItemQueued { item: WorkItem, queue: Queue },
+    ThreadGoalChanged {
+        goal: i32,
+        reason: GoalReason,
+    },
+    WorkItemQueued {
+        item: WorkItem,
+        queue: Queue,
+    },
     /// The running worker took `item` from `queue` (where it was queued) and runs it.
-    WorkItemDequeued { item: WorkItem, queue: Queue },
+    WorkItemDequeued {
+        item: WorkItem,
+        queue: Queue,
+    },
     /// The running worker finished `item`.
-    WorkItemDone { item: WorkItem },
+    WorkItemDone {
+        item: WorkItem,
+    },
     /// A timer's callback is about to run.
     TimerFired,
     /// An async method gave up its thread at `site`, waiting for an awaiter.
-    Suspended { suspension: u32, site: Site, kind: SuspensionKind },
+    Suspended {
+        suspension: u32,
+        site: Site,
+        kind: SuspensionKind,
+    },
     /// The method that suspended as `suspension` (on `suspended_on`) goes on.
-    Resumed { suspension: u32, site: Site, kind: SuspensionKind, suspended_on: i32 },
+    Resumed {
+        suspension: u32,
+        site: Site,
+        kind: SuspensionKind,
+        suspended_on: i32,
+    },
     /// The running thread moved to another ExecutionContext.
-    ContextSwitched { from: String, to: String },
+    ContextSwitched {
+        from: String,
+        to: String,
+    },
     /// An AsyncLocal was given a value; `context` is the thread's context after it.
-    AsyncLocalSet { local: String, value: String, context: String },
+    AsyncLocalSet {
+        local: String,
+        value: String,
+        context: String,
+    },
 }
 
 /// A queued piece of pool work: its number in queueing order and what it is.

@@ -42,7 +42,10 @@ pub fn render(events: &[Stamped]) -> String {
     let width = xs.last().copied().unwrap_or(LABEL_WIDTH) + RIGHT_MARGIN;
     let height = TOP + LANE_HEIGHT * timeline.lanes.len() as f64 + 20.0;
     let mut out = String::new();
-    let _ = writeln!(out, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="11">"#);
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="11">"#
+    );
     out.push_str(DEFS);
     let _ = writeln!(out, r#"<rect width="{width:.0}" height="{height:.0}" fill="white"/>"#);
     draw_axis(&mut out, events, xs, height);
@@ -247,10 +250,7 @@ fn draw_marks(out: &mut String, timeline: &Timeline, layout: &Layout) {
                 x + 2.0,
                 mid + 19.0
             ),
-            MarkKind::Timer => writeln!(
-                out,
-                r##"<circle class="timer" cx="{x:.1}" cy="{mid:.1}" r="3" fill="#f0b400"><title>{label}</title></circle>"##
-            ),
+            MarkKind::Timer => writeln!(out, r##"<circle class="timer" cx="{x:.1}" cy="{mid:.1}" r="3" fill="#f0b400"><title>{label}</title></circle>"##),
         };
     }
 }
