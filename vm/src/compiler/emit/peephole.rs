@@ -255,7 +255,13 @@ fn jump_targets(f: &Code<'_>) -> Vec<bool> {
 /// operands before writing it and do not read it (the only ones whose destination the
 /// pass may change).
 fn simple_dst(op: &Op) -> Option<Reg> {
-    match *op {
+    let mut copy = *op;
+    simple_dst_mut(&mut copy).copied()
+}
+
+/// Where [`simple_dst`]'s register is held in the instruction.
+fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
+    match op {
         Op::Move { dst, .. }
         | Op::LoadNull { dst }
         | Op::LoadBool { dst, .. }
@@ -328,75 +334,8 @@ fn simple_dst(op: &Op) -> Option<Reg> {
 }
 
 fn set_dst(op: &mut Op, r: Reg) {
-    match op {
-        Op::Move { dst, .. }
-        | Op::LoadNull { dst }
-        | Op::LoadBool { dst, .. }
-        | Op::LoadI32 { dst, .. }
-        | Op::LoadConst { dst, .. }
-        | Op::LoadType { dst, .. }
-        | Op::ResolveType { dst, .. }
-        | Op::MakeContext { dst, .. }
-        | Op::Add { dst, .. }
-        | Op::Sub { dst, .. }
-        | Op::Mul { dst, .. }
-        | Op::Div { dst, .. }
-        | Op::Rem { dst, .. }
-        | Op::AddChecked { dst, .. }
-        | Op::SubChecked { dst, .. }
-        | Op::MulChecked { dst, .. }
-        | Op::Neg { dst, .. }
-        | Op::NegChecked { dst, .. }
-        | Op::AddI32Imm { dst, .. }
-        | Op::BitAnd { dst, .. }
-        | Op::BitOr { dst, .. }
-        | Op::BitXor { dst, .. }
-        | Op::BitNot { dst, .. }
-        | Op::Shl { dst, .. }
-        | Op::Shr { dst, .. }
-        | Op::UShr { dst, .. }
-        | Op::Not { dst, .. }
-        | Op::Eq { dst, .. }
-        | Op::Ne { dst, .. }
-        | Op::Lt { dst, .. }
-        | Op::Le { dst, .. }
-        | Op::Gt { dst, .. }
-        | Op::Ge { dst, .. }
-        | Op::Convert { dst, .. }
-        | Op::ConvertChecked { dst, .. }
-        | Op::New { dst, .. }
-        | Op::NewDyn { dst, .. }
-        | Op::LoadField { dst, .. }
-        | Op::LoadStatic { dst, .. }
-        | Op::LoadStaticDyn { dst, .. }
-        | Op::CopyStruct { dst, .. }
-        | Op::NewArray { dst, .. }
-        | Op::NewArrayDyn { dst, .. }
-        | Op::NewArrayMulti { dst, .. }
-        | Op::LoadElem { dst, .. }
-        | Op::LoadElemMulti { dst, .. }
-        | Op::ArrayLength { dst, .. }
-        | Op::MakeRefField { dst, .. }
-        | Op::MakeRefElem { dst, .. }
-        | Op::MakeRefStatic { dst, .. }
-        | Op::LoadRef { dst, .. }
-        | Op::Concat { dst, .. }
-        | Op::FormatValue { dst, .. }
-        | Op::Call { dst, .. }
-        | Op::CallVirt { dst, .. }
-        | Op::CallNative { dst, .. }
-        | Op::CallDelegate { dst, .. }
-        | Op::TypeTest { dst, .. }
-        | Op::TypeTestDyn { dst, .. }
-        | Op::IsInst { dst, .. }
-        | Op::CastClass { dst, .. }
-        | Op::CastClassDyn { dst, .. }
-        | Op::Box { dst, .. }
-        | Op::BoxDyn { dst, .. }
-        | Op::Unbox { dst, .. }
-        | Op::DefaultDyn { dst, .. }
-        | Op::MakeGenerator { dst, .. } => *dst = r,
-        _ => {}
+    if let Some(dst) = simple_dst_mut(op) {
+        *dst = r;
     }
 }
 
