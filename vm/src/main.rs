@@ -32,6 +32,8 @@ options:
   --cpus N                     Environment.ProcessorCount of the simulated machine (default 2)
   --seed N                     seed for new Random() (default 0)
   --stats                      print allocation statistics after the run
+  --reuse-continuations=BOOL   a resumed runtime-async frame that suspends again reuses its
+                               continuation (default true, as .NET 11; false: one per suspension)
   --max-steps N                stop after about N loop iterations (for untrusted programs)
   --trace                      print what threads, the thread pool, awaits and execution
                                contexts do, on virtual time, to standard error
@@ -93,6 +95,7 @@ fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
             "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
             "--trace" => vm.trace.print = true,
             "--timeline" => vm.trace.timeline = Some(value()?.into()),
+            "--reuse-continuations" => vm.reuse_continuations = parse_bool(flag, &value()?)?,
             _ => return Err(UsageError(format!("unknown option '{flag}'"))),
         }
         Ok(())
@@ -112,7 +115,7 @@ fn parse_bench(args: &[String]) -> Result<(RunCommand, vm::bench::BenchOptions),
         match flag {
             "--filter" => filters.push(value()?),
             "--job" => job = parse_job(&value()?)?,
-            "--lowering" | "--cpus" | "--seed" | "--max-steps" => run_args.push(format!("{flag}={}", value()?)),
+            "--lowering" | "--cpus" | "--seed" | "--max-steps" | "--reuse-continuations" => run_args.push(format!("{flag}={}", value()?)),
             "--stats" => run_args.push(flag.to_string()),
             _ => return Err(UsageError(format!("unknown option '{flag}' for bench"))),
         }
@@ -191,6 +194,10 @@ fn parse_lowering(s: &str) -> Result<Lowering, UsageError> {
 
 fn parse_number<T: std::str::FromStr>(flag: &str, s: &str) -> Result<T, UsageError> {
     s.parse().map_err(|_| UsageError(format!("{flag} expects a number, not '{s}'")))
+}
+
+fn parse_bool(flag: &str, s: &str) -> Result<bool, UsageError> {
+    s.parse().map_err(|_| UsageError(format!("{flag} expects true or false, not '{s}'")))
 }
 
 fn run(cmd: RunCommand) -> Result<i32, UsageError> {

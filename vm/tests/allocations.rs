@@ -95,3 +95,31 @@ fn one_yield_costs_an_88_byte_box_under_classic_lowering() {
     assert_eq!((boxes[0].1, boxes[0].2), (1, 88), "{}", o.stderr);
     assert!(!r.iter().any(|(kind, _, _)| kind == "Continuation"), "{}", o.stderr);
 }
+
+/// The `Continuation` row of `--stats` as `(count, bytes)`.
+fn continuations(stderr: &str) -> (u64, u64) {
+    rows(stderr).into_iter().find(|(kind, _, _)| kind == "Continuation").map_or((0, 0), |(_, count, bytes)| (count, bytes))
+}
+
+#[test]
+fn a_resumed_frame_that_suspends_again_reuses_its_continuation() {
+    // YieldTenTimes: one for its ten suspensions; CallStepTenTimes: one for itself and one
+    // per call of Step (each call is a new invocation); 30 suspensions in all.
+    let o = stats_of("yield_loop_allocations.cs-lite", Lowering::Runtime);
+    assert_eq!(continuations(&o.stderr).0, 1 + 1 + 10, "{}", o.stderr);
+    assert!(o.stderr.contains("suspensions 30  resumptions 30"), "{}", o.stderr);
+}
+
+#[test]
+fn without_reuse_every_suspension_of_every_frame_allocates_a_continuation() {
+    let path = "programs/stats/yield_loop_allocations.cs-lite";
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let source = std::fs::read_to_string(root.join(path)).expect("program is readable");
+    let flags = ["--stats".to_string(), "--reuse-continuations=false".to_string()];
+    let o = run(path, &source, &flags, &[], Lowering::Runtime);
+    assert_eq!(o.exit_code, 0, "{}", o.stderr);
+    // YieldTenTimes 10, Step 10, CallStepTenTimes 10 (it suspends with Step each time).
+    assert_eq!(continuations(&o.stderr).0, 30, "{}", o.stderr);
+    let reused = stats_of("yield_loop_allocations.cs-lite", Lowering::Runtime);
+    assert!(continuations(&reused.stderr).1 < continuations(&o.stderr).1);
+}

@@ -89,7 +89,7 @@ impl Vm {
             let Some(frame) = self.thread.frames.pop() else {
                 return Err(InvokeError::Fatal("await outside an async method".into()));
             };
-            let link = self.save_continuation(frame, result_reg, std::mem::replace(&mut awaiter, Value::Null), contexts, callee);
+            let link = self.save_continuation(frame, result_reg, std::mem::replace(&mut awaiter, Value::Null), contexts, callee)?;
             if self.tracing() {
                 let site = self.await_site(frame.func, frame.pc);
                 self.trace_suspended(link, site, SuspensionKind::Continuation);
@@ -135,7 +135,8 @@ impl Vm {
 
     /// Saves the registers of `frame` that are live where it resumes, and the contexts it
     /// suspends in. `callee` is the runtime-async method it was calling (`None` for the
-    /// frame that awaited).
+    /// frame that awaited). A frame resumed from a continuation refills that one (when
+    /// continuations are reused): nothing is allocated, nothing is counted.
     fn save_continuation(
         &mut self,
         frame: Frame,
@@ -143,10 +144,36 @@ impl Vm {
         awaiter: Value,
         contexts: (Option<GcRef>, Option<GcRef>),
         callee: Option<MethodId>,
-    ) -> GcRef {
+    ) -> Result<GcRef, InvokeError> {
         let site = self.suspend_site(frame.func, frame.pc);
         let base = frame.base as usize;
-        let regs: Vec<Value> = site.live.iter().map(|r| self.thread.regs[base + r.0 as usize]).collect();
+        let saved = |r: &Reg| self.thread.regs[base + r.0 as usize];
+        let reused = match frame.kind {
+            FrameKind::Resumed { from, .. } if self.options.reuse_continuations => Some(from),
+            _ => None,
+        };
+        let (exec_ctx, sync_ctx) = (contexts.0.map_or(Value::Null, Value::Ref), contexts.1.map_or(Value::Null, Value::Ref));
+        if let Some(link) = reused {
+            let regs = &self.thread.regs;
+            let Some(Obj::Continuation(c)) = self.heap.get_mut(link) else {
+                return Err(InvokeError::Fatal("a broken continuation chain".into()));
+            };
+            c.regs.clear();
+            c.regs.extend(site.live.iter().map(|r| regs[base + r.0 as usize]));
+            c.pc = frame.pc;
+            c.live = site.live;
+            c.result_reg = result_reg;
+            c.awaiter = awaiter;
+            c.exec_ctx = exec_ctx;
+            c.sync_ctx = sync_ctx;
+            c.continue_on_captured_context = callee.is_some();
+            c.pending = None;
+            if self.stats.enabled() {
+                self.stats.suspensions += 1;
+            }
+            return Ok(link);
+        }
+        let regs: Vec<Value> = site.live.iter().map(saved).collect();
         if self.stats.enabled() {
             self.count_suspended_frame(&site, &regs, awaiter, callee);
         }
@@ -158,12 +185,12 @@ impl Vm {
             regs,
             result_reg,
             awaiter,
-            exec_ctx: contexts.0.map_or(Value::Null, Value::Ref),
-            sync_ctx: contexts.1.map_or(Value::Null, Value::Ref),
+            exec_ctx,
+            sync_ctx,
             continue_on_captured_context: callee.is_some(),
             pending: None,
         };
-        self.heap.alloc(Obj::Continuation(Box::new(c)))
+        Ok(self.heap.alloc(Obj::Continuation(Box::new(c))))
     }
 
     /// The suspension site of `func` resuming at `pc` (sites are computed once per function).
@@ -320,7 +347,8 @@ impl Vm {
         if let Some(v) = result {
             self.thread.regs[base + result_reg.0 as usize] = v;
         }
-        self.thread.frames.push(Frame { func, pc, base: base as u32, ret: dst, kind: FrameKind::Resumed { rest: next, payload, restores_contexts } });
+        let kind = FrameKind::Resumed { rest: next, payload, from: link, restores_contexts };
+        self.thread.frames.push(Frame { func, pc, base: base as u32, ret: dst, kind });
         if self.notify_context_switch(previous, exception.and_then(|e| e.gc_ref())) {
             return Ok(Flow::Continue);
         }
@@ -391,7 +419,7 @@ impl Vm {
                 self.notify_context_switch(previous, None);
                 Ok(flow)
             }
-            FrameKind::Resumed { rest: Some(next), payload, restores_contexts } => {
+            FrameKind::Resumed { rest: Some(next), payload, restores_contexts, .. } => {
                 self.resume_caller(frame, next, payload, restores_contexts, Outcome::Returned(v))
             }
             FrameKind::Resumed { rest: None, payload, .. } => Ok(self.deliver_outcome(frame.ret, payload, COMPLETED, v)),
@@ -410,7 +438,7 @@ impl Vm {
                 self.notify_context_switch(previous, None);
                 Ok(flow)
             }
-            FrameKind::Resumed { rest: Some(next), payload, restores_contexts } => {
+            FrameKind::Resumed { rest: Some(next), payload, restores_contexts, .. } => {
                 self.resume_caller(frame, next, payload, restores_contexts, Outcome::Threw(exc))
             }
             FrameKind::Resumed { rest: None, payload, .. } => Ok(self.deliver_outcome(frame.ret, payload, THREW, exc)),

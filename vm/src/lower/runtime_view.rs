@@ -281,11 +281,16 @@ fn allocations(vm: &mut Vm, report: &LoweringReport, points: &[Point]) -> Vec<St
     out.push("          as a plain return; other callers go through the task entry, which makes a Task. A suspension allocates".into());
     out.push("          one Continuation per runtime-async frame on the stack (this method's, per point, is below); a chain started".into());
     out.push("          by a task entry also gets one RuntimeAsyncTask, which the dispatcher keeps when the chain suspends again.".into());
+    out.push("          A frame resumed from a Continuation refills that one when it suspends again (continuation reuse, as".into());
+    out.push("          .NET 11; vm run --reuse-continuations=false allocates one per suspension).".into());
     out.push("   completes synchronously, awaited by a runtime-async caller: 0 B".into());
     let cached = completed.cached.map_or_else(String::new, |c| format!(" (0 B when the result is {c}: Task.FromResult's cache)"));
     out.push(format!("   completes synchronously, called through the task entry: {} B, {}{cached}", completed.bytes, completed.what));
     for p in points {
         out.push(format!("   suspends at #{}: {} B, this frame's Continuation", p.number, p.layout.object_bytes));
+    }
+    if !points.is_empty() {
+        out.push("   suspends again after resuming: 0 B, the Continuation it was resumed from is refilled".into());
     }
     if let (Some(first), Some((task, bytes))) = (points.first(), forecast::runtime_async_task(vm, returns)) {
         let total = bytes + first.layout.object_bytes;

@@ -18,10 +18,14 @@ pub struct VmOptions {
     pub max_steps: Option<u64>,
     /// `--trace` and `--timeline`: what to do with the run's events.
     pub trace: super::trace::TraceOptions,
+    /// A runtime-async frame that was resumed and suspends again refills the continuation
+    /// it was resumed from instead of allocating one (dotnet/runtime PR #125556,
+    /// `JitAsyncReuseContinuations`): one continuation per invocation, not per suspension.
+    pub reuse_continuations: bool,
 }
 
 impl Default for VmOptions {
     fn default() -> Self {
-        VmOptions { cpus: 2, seed: 0, stats: false, program_name: "program".to_string(), args: Vec::new(), max_steps: None, trace: Default::default() }
+        VmOptions { cpus: 2, seed: 0, stats: false, program_name: "program".to_string(), args: Vec::new(), max_steps: None, trace: Default::default(), reuse_continuations: true }
     }
 }

@@ -33,11 +33,12 @@ pub enum FrameKind {
     /// call).
     AsyncCall { entry_ec: Option<GcRef>, entry_sc: Option<GcRef> },
     /// A continuation resumed by the dispatcher (`AsyncHelpers.ResumeChain`); `rest` are
-    /// the suspended callers still to resume, `payload` the `ref` the outcome goes to.
+    /// the suspended callers still to resume, `payload` the `ref` the outcome goes to,
+    /// `from` the continuation it was restored from (reused if it suspends again).
     /// `restores_contexts`: the dispatcher puts the thread's contexts back when the chain
     /// stops, so its frames may switch to the ExecutionContexts they captured; without it
     /// the chain stops before such a frame.
-    Resumed { rest: Option<GcRef>, payload: GcRef, restores_contexts: bool },
+    Resumed { rest: Option<GcRef>, payload: GcRef, from: GcRef, restores_contexts: bool },
     /// `ExecutionContext.OnValuesChanged`, run because the interpreter itself switched the
     /// thread's ExecutionContext (a runtime-async frame starting, ending or resuming) and an
     /// AsyncLocal change handler must hear of it; its result is dropped. `rethrow`: an
@@ -121,8 +122,9 @@ impl ThreadState {
         for fr in &self.frames {
             match fr.kind {
                 FrameKind::Generator { iterator, .. } => f(crate::runtime::value::Value::Ref(iterator)),
-                FrameKind::Resumed { rest, payload, .. } => {
+                FrameKind::Resumed { rest, payload, from, .. } => {
                     f(crate::runtime::value::Value::Ref(payload));
+                    f(crate::runtime::value::Value::Ref(from));
                     if let Some(r) = rest {
                         f(crate::runtime::value::Value::Ref(r));
                     }

@@ -38,6 +38,7 @@ fn apply_flags(flags: &[String], compile: &mut CompileOptions, vm: &mut VmOption
             "--cpus" => vm.cpus = value().parse().expect("--cpus takes a number"),
             "--seed" => vm.seed = value().parse().expect("--seed takes a number"),
             "--stats" => vm.stats = true,
+            "--reuse-continuations" => vm.reuse_continuations = value().parse().expect("--reuse-continuations takes true or false"),
             "--lowering" => {
                 compile.lowering = match value().as_str() {
                     "classic" => Lowering::Classic,
