@@ -140,7 +140,7 @@ fn parse_lower(args: &[String]) -> Result<(String, vm::lower::LowerOptions), Usa
         match flag {
             "--lowering" => {
                 options.compile.lowering = parse_lowering(&value()?)?;
-                options.lowering_given = true;
+                options.lowering_chosen_by = vm::lower::LoweringChoice::CommandLine;
             }
             "--method" => options.method = Some(value()?),
             "--bytecode" => options.bytecode = true,

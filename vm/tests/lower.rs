@@ -22,10 +22,9 @@ fn source(name: &str) -> String {
 fn lower(name: &str, lowering: Lowering, method: Option<&str>, bytecode: bool) -> Result<String, LowerError> {
     let options = LowerOptions {
         compile: CompileOptions { lowering, ..CompileOptions::default() },
-        lowering_given: true,
+        lowering_chosen_by: vm::lower::LoweringChoice::CommandLine,
         method: method.map(str::to_string),
         bytecode,
-        local_functions: false,
     };
     lower_file(&program_path(name), &source(name), &options)
 }
@@ -71,6 +70,11 @@ fn awaits_in_try_catch_finally() {
     snapshot_both("try_catch_finally", Some("ProcessAsync"));
 }
 
+#[test]
+fn local_functions_of_a_top_level_program() {
+    snapshot_both("local_function", Some("GetNameAsync"));
+}
+
 /// The bytes a forecast line gives: the first `N B` on the first line of `text` that
 /// contains `marker`.
 fn forecast_bytes(text: &str, marker: &str) -> u64 {
@@ -104,6 +108,13 @@ fn the_classic_forecast_is_what_stats_counts() {
     let stats = run_with_stats("getdata_chain", Lowering::Classic);
     let per_call = forecast_bytes(&text, "a call that completes synchronously");
     assert_eq!(stats_row(&stats, "Task<int>"), (2, 2 * per_call), "{text}\n{stats}");
+
+    // A local function's state machine is a struct too: boxed once, not allocated apart.
+    let text = lowered("local_function", Lowering::Classic, Some("GetNameAsync"));
+    let stats = run_with_stats("local_function", Lowering::Classic);
+    let (count, bytes) = stats_row(&stats, "AsyncTaskMethodBuilder<string>.AsyncStateMachineBox<");
+    assert_eq!((count, bytes), (1, forecast_bytes(&text, "a call that suspends")), "{text}\n{stats}");
+    assert!(!stats.lines().any(|l| l.starts_with("Program.<")), "no state machine row of its own:\n{stats}");
 }
 
 #[test]

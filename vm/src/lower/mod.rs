@@ -24,15 +24,24 @@ use crate::runtime::{Sinks, Vm, VmOptions};
 #[derive(Clone, Debug, Default)]
 pub struct LowerOptions {
     pub compile: CompileOptions,
-    /// `--lowering` was given (otherwise its default applies).
-    pub lowering_given: bool,
+    /// Where the lowering of methods without the attribute was chosen.
+    pub lowering_chosen_by: LoweringChoice,
     /// Only the async methods with this name (`M` or `Type.M`).
     pub method: Option<String>,
     /// Add the disassembly.
     pub bytecode: bool,
-    /// Show the async local functions too, found by their declared names (the methods
-    /// typed at the REPL are local functions of its top-level program).
-    pub local_functions: bool,
+}
+
+/// Who chose the lowering that applies where no attribute decides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LoweringChoice {
+    /// Nobody: `--lowering`'s default.
+    #[default]
+    Default,
+    /// `--lowering=...` on the command line.
+    CommandLine,
+    /// `#lowering ...` at the REPL (which starts from the command line's choice).
+    Repl,
 }
 
 /// Why nothing could be shown.
@@ -53,11 +62,9 @@ pub fn lower_file(path: &str, source: &str, options: &LowerOptions) -> Result<St
     let mut reports = std::mem::take(&mut program.lowering_reports);
     let sinks = Sinks { stdout: Box::new(std::io::sink()), stderr: Box::new(std::io::sink()) };
     let mut vm = Vm::load(program, sinks, VmOptions::default()).map_err(LowerError::Internal)?;
-    reports.retain(|r| match vm.meta.method(r.method).kind {
-        MethodKind::Lambda => false,
-        MethodKind::LocalFunction => options.local_functions,
-        _ => true,
-    });
+    // Local functions are shown under their declared names (a top-level program's methods,
+    // and the methods typed at the REPL, are local functions); lambdas have none.
+    reports.retain(|r| vm.meta.method(r.method).kind != MethodKind::Lambda);
     reports.sort_by_key(|r| vm.meta.method(r.method).span.start);
     let all: Vec<String> = reports.iter().map(|r| names::declared_name(&vm.meta, r.method).to_string()).collect();
     if let Some(wanted) = &options.method {
@@ -100,6 +107,9 @@ fn method_section(vm: &mut Vm, report: &LoweringReport, options: &LowerOptions) 
 fn header(vm: &Vm, report: &LoweringReport, options: &LowerOptions) -> Vec<String> {
     let meta = &vm.meta;
     let mut out = vec![format!("== {}", names::signature(meta, report.method))];
+    if meta.method(report.method).kind == MethodKind::LocalFunction {
+        out.push(format!("   local function `{}`: a static method under the name Roslyn gives it", names::declared_name(meta, report.method)));
+    }
     out.push(format!("   lowering: {}", lowering_reason(report, options)));
     let index = ExpressionIndex::of(&report.body.body);
     let file = meta.method(report.method).file;
@@ -128,13 +138,14 @@ fn lowering_reason(report: &LoweringReport, options: &LowerOptions) -> String {
         Lowering::Classic => "classic",
         Lowering::Runtime => "runtime",
     };
-    match (report.source, options.lowering_given) {
+    match (report.source, options.lowering_chosen_by) {
         (LoweringSource::Attribute, _) => {
             let arg = report.lowering == Lowering::Runtime;
             format!("{name}, from [RuntimeAsyncMethodGeneration({arg})] on the method (it overrides --lowering)")
         }
-        (LoweringSource::Option, true) => format!("{name}, from --lowering={name} (no [RuntimeAsyncMethodGeneration] attribute on the method)"),
-        (LoweringSource::Option, false) => format!("{name}, the default of --lowering (no [RuntimeAsyncMethodGeneration] attribute on the method)"),
+        (LoweringSource::Option, LoweringChoice::CommandLine) => format!("{name}, from --lowering={name} (no [RuntimeAsyncMethodGeneration] attribute on the method)"),
+        (LoweringSource::Option, LoweringChoice::Repl) => format!("{name}, from #lowering {name} (no [RuntimeAsyncMethodGeneration] attribute on the method)"),
+        (LoweringSource::Option, LoweringChoice::Default) => format!("{name}, the default of --lowering (no [RuntimeAsyncMethodGeneration] attribute on the method)"),
     }
 }
 

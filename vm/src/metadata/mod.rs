@@ -91,6 +91,9 @@ impl Flags {
     pub const NEW_SLOT: u32 = 1 << 18;
     /// `[StackTraceHidden]`: left out of exception stack traces.
     pub const STACK_TRACE_HIDDEN: u32 = 1 << 19;
+    /// A classic-lowering async state machine (`<M>d__N`, `<<M>g__Local|0_0>d`): a struct
+    /// in .NET (modeled so by `--stats`), an object in the VM.
+    pub const STATE_MACHINE: u32 = 1 << 20;
 
     pub fn has(self, bit: u32) -> bool {
         self.0 & bit != 0

@@ -178,6 +178,7 @@ fn run_command(command: &str, session: &mut Session) -> Command {
 
 fn set_lowering(session: &mut Session, lowering: Lowering) -> Command {
     session.lowering = lowering;
+    session.lowering_chosen_by = crate::lower::LoweringChoice::Repl;
     let name = if lowering == Lowering::Classic { "classic" } else { "runtime" };
     Command::Printed(format!("async methods are lowered the {name} way from now on\n"))
 }

@@ -9,7 +9,7 @@ use super::submission::{is_expression, split, trailing_expression, Piece, Submis
 use crate::compiler::diagnostics::Diag;
 use crate::compiler::{self, CompileOptions, Lowering, Program};
 use crate::driver::Capture;
-use crate::lower::{lower_file, LowerError, LowerOptions};
+use crate::lower::{lower_file, LowerError, LowerOptions, LoweringChoice};
 use crate::metadata::SourceFile;
 use crate::runtime::entry::{DEADLOCK_EXIT_CODE, UNHANDLED_EXCEPTION_EXIT_CODE};
 use crate::runtime::{Sinks, Vm, VmOptions};
@@ -42,6 +42,8 @@ pub struct Session {
     shown_stdout: usize,
     shown_stderr: usize,
     pub lowering: Lowering,
+    /// The command line's `--lowering` (or its default) until `#lowering` changes it.
+    pub lowering_chosen_by: LoweringChoice,
     pub vm_options: VmOptions,
     /// The VM of the last run that compiled (for `#threads`).
     last_vm: Option<Vm>,
@@ -56,7 +58,7 @@ struct Run {
 
 impl Session {
     pub fn new(lowering: Lowering, vm_options: VmOptions) -> Session {
-        Session { accepted: Vec::new(), shown_stdout: 0, shown_stderr: 0, lowering, vm_options, last_vm: None }
+        Session { accepted: Vec::new(), shown_stdout: 0, shown_stderr: 0, lowering, lowering_chosen_by: LoweringChoice::CommandLine, vm_options, last_vm: None }
     }
 
     /// Forgets every input.
@@ -112,7 +114,7 @@ impl Session {
     pub fn lower(&self, name: &str) -> String {
         let source = self.compose(&Submission::default()).0;
         let options =
-            LowerOptions { compile: self.compile_options(), lowering_given: true, method: Some(name.to_string()), bytecode: false, local_functions: true };
+            LowerOptions { compile: self.compile_options(), lowering_chosen_by: self.lowering_chosen_by, method: Some(name.to_string()), bytecode: false };
         match lower_file(SESSION_FILE, &source, &options) {
             Ok(text) => text,
             Err(LowerError::Compile(text) | LowerError::NoSuchMethod(text) | LowerError::Internal(text)) => text.trim_end().to_string() + "\n",

@@ -180,10 +180,9 @@ impl Vm {
         matches!(*self.meta.types.kind(t), TypeKind::Named { def, .. } if self.is_state_machine_def(def))
     }
 
-    /// A classic-lowering state machine (`<M>d__N`), a struct in .NET.
+    /// A classic-lowering state machine, a struct in .NET.
     fn is_state_machine_def(&self, def: TypeDefId) -> bool {
-        let d = self.meta.type_def(def);
-        d.flags.has(Flags::SYNTHESIZED) && d.name.starts_with('<') && d.name.contains(">d__")
+        self.meta.type_def(def).flags.has(Flags::STATE_MACHINE)
     }
 
     fn object_def(&self) -> TypeDefId {

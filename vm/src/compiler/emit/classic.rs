@@ -262,6 +262,7 @@ impl FnBuilder<'_> {
     /// them first, after its link to an enclosing display, if any).
     pub fn record_state_machine_layout(&mut self, display: DisplayId, first_field: u16) {
         let def = self.shared.displays[display.0 as usize].def;
+        self.c.meta.type_defs[def.index()].flags.set(Flags::STATE_MACHINE);
         if let Some(sm) = &mut self.shared.state_machine {
             sm.layout =
                 Some(Layout { display, def, state: first_field, builder: first_field + 1, this_machine: first_field + 2, first_pending: first_field + 3 });
