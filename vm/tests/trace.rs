@@ -128,7 +128,7 @@ fn the_timeline_has_a_lane_per_thread_and_an_arrow_per_resumption() {
 fn the_timeline_of_an_asynclocal_program_matches_its_snapshot() {
     let traced = run_traced("asynclocal_await.cs-lite", Lowering::Runtime, Some("svg"));
     let svg = traced.timeline.expect("an SVG was drawn");
-    assert!(svg.contains(">AsyncLocal#1=bob</text>"), "the value set is written on the timeline");
+    assert!(svg.contains(">Program.User=bob</text>"), "the value set is written on the timeline, named by the static field holding the AsyncLocal");
     insta::with_settings!({
         snapshot_path => "../../snapshots/trace",
         prepend_module_to_snapshot => false,

@@ -108,12 +108,16 @@ pub enum GoalReason {
     Starvation,
     ThreadTimedOut,
     CooperativeBlocking,
+    /// `ThreadPool.SetMinThreads` lifted the goal to the new minimum.
+    SetMinThreads,
 }
 
 impl GoalReason {
-    /// From `PortableThreadPool.HillClimbing.StateOrTransition`'s value.
+    /// From `PortableThreadPool.HillClimbing.StateOrTransition`'s value, or
+    /// `Internal.Trace.GoalRaisedBySetMinThreads` (-1).
     pub fn from_state(state: i32) -> GoalReason {
         match state {
+            -1 => GoalReason::SetMinThreads,
             6 => GoalReason::Starvation,
             7 => GoalReason::ThreadTimedOut,
             8 => GoalReason::CooperativeBlocking,

@@ -25,6 +25,7 @@ use super::heap::GcRef;
 use super::value::Value;
 use super::Vm;
 use crate::bytecode::FunctionId;
+use crate::metadata::{Flags, TypeId, TypeKind};
 use event::{Event, GoalReason, InjectionReason, Queue, Site, Stamped, SuspensionKind, WorkItem};
 
 /// What to do with the events.
@@ -62,8 +63,9 @@ pub struct Tracer {
     /// The item each thread runs (innermost last: a worker can run one inline).
     running: HashMap<i32, Vec<WorkItem>>,
     suspended: HashMap<GcRef, Pending>,
-    /// Each AsyncLocal's number.
+    /// Each AsyncLocal's number (1 up, in order of first set), and its name by number.
     locals: HashMap<GcRef, u32>,
+    local_names: Vec<String>,
     /// Each context's values: (AsyncLocal number, value), by number.
     contexts: HashMap<GcRef, Vec<(u32, String)>>,
     /// Why the pool's goal last went up: the reason a thread it now creates is for.
@@ -82,22 +84,34 @@ impl Tracer {
             running: HashMap::new(),
             suspended: HashMap::new(),
             locals: HashMap::new(),
+            local_names: Vec::new(),
             contexts: HashMap::new(),
             last_goal_raise: None,
             last_goal: 0,
         }
     }
 
-    /// `{AsyncLocal#1=A, AsyncLocal#2=7}`; `{}` for Default (`None`) and empty contexts.
+    /// `{Program.Name=A, AsyncLocal#2=7}`; `{}` for Default (`None`) and empty contexts.
     fn describe_context(&self, ec: Option<GcRef>) -> String {
         let values = ec.and_then(|r| self.contexts.get(&r));
-        let parts: Vec<String> = values.map_or(Vec::new(), |v| v.iter().map(|(n, value)| format!("AsyncLocal#{n}={value}")).collect());
+        let parts: Vec<String> = values.map_or(Vec::new(), |v| v.iter().map(|(n, value)| format!("{}={value}", self.local_name(*n))).collect());
         format!("{{{}}}", parts.join(", "))
     }
 
-    fn local_number(&mut self, local: GcRef) -> u32 {
-        let next = self.locals.len() as u32 + 1;
-        *self.locals.entry(local).or_insert(next)
+    /// The number of `local`, if it was set before.
+    fn known_local(&self, local: GcRef) -> Option<u32> {
+        self.locals.get(&local).copied()
+    }
+
+    fn add_local(&mut self, local: GcRef, name: String) -> u32 {
+        self.local_names.push(name);
+        let number = self.local_names.len() as u32;
+        self.locals.insert(local, number);
+        number
+    }
+
+    fn local_name(&self, number: u32) -> &str {
+        self.local_names.get(number as usize - 1).map_or("AsyncLocal#?", String::as_str)
     }
 }
 
@@ -225,8 +239,19 @@ impl Vm {
     /// `local` was set to `value` (text): context `to` (its values are `from`'s with this
     /// one changed) replaced `from`.
     pub fn trace_async_local_set(&mut self, local: GcRef, value: Option<String>, from: Option<GcRef>, to: Option<GcRef>) {
+        let Some(known) = self.tracer.as_ref().map(|t| t.known_local(local)) else { return };
+        let name = match known {
+            Some(_) => None,
+            None => Some(self.static_field_holding(local)),
+        };
         let Some(tracer) = self.tracer.as_mut() else { return };
-        let number = tracer.local_number(local);
+        let number = match (known, name) {
+            (Some(number), _) => number,
+            (None, holder) => {
+                let fallback = format!("AsyncLocal#{}", tracer.local_names.len() + 1);
+                tracer.add_local(local, holder.flatten().unwrap_or(fallback))
+            }
+        };
         let mut values = from.and_then(|r| tracer.contexts.get(&r)).cloned().unwrap_or_default();
         values.retain(|(n, _)| *n != number);
         let shown = value.unwrap_or_else(|| "null".to_string());
@@ -236,7 +261,8 @@ impl Vm {
             tracer.contexts.insert(to, values);
         }
         let context = tracer.describe_context(to);
-        self.record(Event::AsyncLocalSet { local: format!("AsyncLocal#{number}"), value: shown, context });
+        let local = tracer.local_name(number).to_string();
+        self.record(Event::AsyncLocalSet { local, value: shown, context });
     }
 
     /// `copy` was made with `original`'s values.
@@ -277,5 +303,25 @@ impl Vm {
             Some(f) => self.await_site(f.func, f.pc),
             None => Site { method: "?".to_string(), line: None },
         }
+    }
+}
+
+impl Vm {
+    /// `Type.Field` of a static field that holds `object` (a program's own types first),
+    /// the name the trace gives an AsyncLocal.
+    fn static_field_holding(&self, object: GcRef) -> Option<String> {
+        let mut found: Option<(bool, String)> = None;
+        for (t, state) in self.type_states.iter().enumerate() {
+            let Some(statics) = state.statics.as_deref() else { continue };
+            let Some(slot) = statics.iter().position(|v| *v == Value::Ref(object)) else { continue };
+            let TypeKind::Named { def, .. } = *self.meta.types.kind(TypeId(t as u32)) else { continue };
+            let d = self.meta.type_def(def);
+            let Some(field) = d.fields.iter().map(|&f| self.meta.field(f)).find(|f| f.is_static() && f.slot as usize == slot) else { continue };
+            let user = !d.flags.has(Flags::LIBRARY);
+            if found.as_ref().is_none_or(|(was_user, _)| user && !was_user) {
+                found = Some((user, format!("{}.{}", d.name, field.name)));
+            }
+        }
+        found.map(|(_, name)| name)
     }
 }

@@ -66,6 +66,7 @@ impl fmt::Display for GoalReason {
             GoalReason::Starvation => "starvation",
             GoalReason::ThreadTimedOut => "idle thread timed out",
             GoalReason::CooperativeBlocking => "cooperative blocking",
+            GoalReason::SetMinThreads => "SetMinThreads",
         })
     }
 }
