@@ -86,8 +86,9 @@ impl MethodBinder<'_> {
             iterator_element: None,
         };
         self.push_scope();
+        let discards = parameters_are_discards(&names);
         for ((name, span), &t) in names.iter().zip(params) {
-            self.declare_local(name, t, LocalKind::Param(0), *span);
+            self.declare_parameter(name, t, LocalKind::Param(0), *span, discards);
         }
         let result = match &l.body {
             ast::Body::Expr(e) => {
@@ -280,8 +281,13 @@ impl MethodBinder<'_> {
             iterator_element: None,
         };
         self.push_scope();
-        let param_locals: Vec<LocalId> =
-            names.iter().zip(params).enumerate().map(|(i, ((n, s), &t))| self.declare_local(n, t, LocalKind::Param(i as u16), *s)).collect();
+        let discards = parameters_are_discards(names);
+        let param_locals: Vec<LocalId> = names
+            .iter()
+            .zip(params)
+            .enumerate()
+            .map(|(i, ((n, s), &t))| self.declare_parameter(n, t, LocalKind::Param(i as u16), *s, discards))
+            .collect();
         let stmt = self.bind_body(body);
         let iterator = self.func.iterator_element;
         let async_result = self.func.is_async.then(|| self.func.async_result.unwrap_or(TypeId::VOID));
@@ -353,11 +359,17 @@ fn omits_parameter_list(l: &ast::Lambda) -> bool {
 }
 
 /// The names (and spans) of a lambda's parameters for a delegate with `count` of them:
-/// its own, or unnamed ones (`_`, which name lookup never finds) for `delegate { }`;
+/// its own, or unnamed ones (empty names, which no lookup asks for) for `delegate { }`;
 /// `None` when the counts differ.
 fn lambda_param_names(l: &ast::Lambda, count: usize) -> Option<Vec<(String, Span)>> {
     if omits_parameter_list(l) {
-        return Some(vec![("_".to_string(), l.span); count]);
+        return Some(vec![(String::new(), l.span); count]);
     }
     (l.params.len() == count).then(|| l.params.iter().map(|p| (p.name.name.clone(), p.span)).collect())
+}
+
+/// C# 9: parameters named `_` are discards when there are several of them; a lambda's
+/// only `_` parameter is an ordinary name (`_ => _ * 2`).
+fn parameters_are_discards(names: &[(String, Span)]) -> bool {
+    names.iter().filter(|(n, _)| n == "_").count() > 1
 }

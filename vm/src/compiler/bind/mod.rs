@@ -162,10 +162,27 @@ impl<'c> MethodBinder<'c> {
         LabelId(self.next_label - 1)
     }
 
-    /// Declares a local in the current scope (CS0128/CS0136 on conflicts).
+    /// Declares a local in the current scope (CS0128/CS0136 on conflicts) where `_` is a
+    /// discard (`out var _`, `is var _`, `var (_, x)`, lambda parameters all named `_`):
+    /// such a local exists but no name finds it.
     pub fn declare_local(&mut self, name: &str, ty: TypeId, kind: LocalKind, span: Span) -> LocalId {
+        self.declare(name, ty, kind, span, name == "_")
+    }
+
+    /// Declares a variable whose name is always a name, `_` included (`int _ = 5;`, a
+    /// parameter, a `foreach` or `catch` variable, a lambda's only parameter `_`).
+    pub fn declare_variable(&mut self, name: &str, ty: TypeId, kind: LocalKind, span: Span) -> LocalId {
+        self.declare(name, ty, kind, span, false)
+    }
+
+    /// A parameter of a lambda or local function: `_` is a discard when `discards`.
+    pub fn declare_parameter(&mut self, name: &str, ty: TypeId, kind: LocalKind, span: Span, discards: bool) -> LocalId {
+        self.declare(name, ty, kind, span, discards && name == "_")
+    }
+
+    fn declare(&mut self, name: &str, ty: TypeId, kind: LocalKind, span: Span, discard: bool) -> LocalId {
         let shadows_earlier_input = self.submission_scope == Some(self.scopes.len());
-        if name != "_" && kind == LocalKind::User && !shadows_earlier_input {
+        if !discard && kind == LocalKind::User && !shadows_earlier_input {
             if self.scopes.last().is_some_and(|s| s.names.iter().any(|(n, _)| n == name)) {
                 self.error(span, "CS0128", format!("A local variable or function named '{name}' is already defined in this scope"));
             } else if self.lookup_local(name).is_some_and(|l| self.locals[l.0 as usize].owner == self.func.index) {
@@ -175,7 +192,7 @@ impl<'c> MethodBinder<'c> {
         let id = LocalId(self.locals.len() as u32);
         self.locals.push(LocalInfo { name: name.to_string(), ty, kind, owner: self.func.index, hoisted: false, span });
         if let Some(s) = self.scopes.last_mut() {
-            if name != "_" {
+            if !discard {
                 s.names.push((name.to_string(), id));
             }
             s.locals.push(id);
@@ -290,7 +307,7 @@ impl<'c> MethodBinder<'c> {
                     crate::metadata::ParamKind::Ref | crate::metadata::ParamKind::Out => LocalKind::RefParam(i as u16),
                     _ => LocalKind::Param(i as u16),
                 };
-                self.declare_local(&p.name, p.ty, kind, Span::default())
+                self.declare_variable(&p.name, p.ty, kind, Span::default())
             })
             .collect()
     }

@@ -203,7 +203,7 @@ impl MethodBinder<'_> {
                     }
                 }
             }
-            let local = self.declare_local(&decl.name.name, ty, LocalKind::User, decl.name.span);
+            let local = self.declare_variable(&decl.name.name, ty, LocalKind::User, decl.name.span);
             out.push(BStmt::new(SKind::Local { local, init }, decl.span));
         }
         if out.len() == 1 {
@@ -224,7 +224,7 @@ impl MethodBinder<'_> {
             let target = self.bind_expr(init);
             self.check_ref_arg(&target);
             let ty = declared.unwrap_or(target.ty);
-            let local = self.declare_local(&decl.name.name, ty, LocalKind::RefLocal, decl.name.span);
+            let local = self.declare_variable(&decl.name.name, ty, LocalKind::RefLocal, decl.name.span);
             let init = BExpr::new(BKind::RefOf(Box::new(target)), ty, init.span);
             out.push(BStmt::new(SKind::Local { local, init: Some(init) }, decl.span));
         }
@@ -380,7 +380,7 @@ impl MethodBinder<'_> {
                 None => exc_type,
             };
             let exception_temp = self.temp(ty, c.span);
-            let local = c.name.as_ref().map(|n| self.declare_local(&n.name, ty, LocalKind::User, n.span));
+            let local = c.name.as_ref().map(|n| self.declare_variable(&n.name, ty, LocalKind::User, n.span));
             let filter = c.filter.as_ref().map(|f| self.bind_condition(f));
             self.catches.push(exception_temp);
             let cbody = self.bind_block(&c.block);
@@ -468,7 +468,7 @@ impl MethodBinder<'_> {
             ast::ForeachTarget::Single { ty, name } => {
                 let t = if is_var(ty) && self.var_is_keyword() { current.ty } else { self.resolve_type(ty) };
                 let v = if t == current.ty { current } else { self.cast(current, t, span) };
-                let l = self.declare_local(&name.name, t, LocalKind::User, name.span);
+                let l = self.declare_variable(&name.name, t, LocalKind::User, name.span);
                 stmts.push(BStmt::new(SKind::Local { local: l, init: Some(v) }, span));
             }
             ast::ForeachTarget::Deconstruction(pattern) => {
