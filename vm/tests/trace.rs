@@ -6,6 +6,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use support::Capture;
 use vm::compiler::{CompileOptions, Lowering};
@@ -28,7 +29,11 @@ fn repository_root() -> PathBuf {
 fn run_traced(name: &str, lowering: Lowering, timeline_extension: Option<&str>) -> Traced {
     let display = format!("programs/trace/{name}");
     let source = std::fs::read_to_string(repository_root().join(&display)).expect("program is readable");
-    let timeline = timeline_extension.map(|ext| std::env::temp_dir().join(format!("vm-trace-test-{}-{name}-{lowering:?}.{ext}", std::process::id())));
+    // Tests run in parallel and may draw the same program: each run gets a file of its own.
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, Ordering::Relaxed);
+    let timeline = timeline_extension
+        .map(|ext| std::env::temp_dir().join(format!("vm-trace-test-{}-{run}-{name}-{lowering:?}.{ext}", std::process::id())));
     let trace = TraceOptions { print: true, timeline: timeline.clone() };
     let options = VmOptions { program_name: display.clone(), trace, ..VmOptions::default() };
     let (stdout, stderr) = (Capture::default(), Capture::default());
