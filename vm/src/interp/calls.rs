@@ -47,7 +47,7 @@ impl Vm {
     #[inline]
     pub(super) fn enter_bytecode(&mut self, method: MethodId, base: usize, dst: Reg) -> Option<Frame> {
         let MethodBody::Bytecode(fid) = self.meta.methods.get(method.index())?.body else { return None };
-        if self.thread.frames.len() >= MAX_FRAMES {
+        if self.thread.frames.len() >= MAX_FRAMES || self.awaits_jit(fid) {
             return None;
         }
         let callee = &self.functions[fid.0 as usize];

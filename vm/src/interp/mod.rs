@@ -5,6 +5,7 @@
 pub mod arith;
 mod calls;
 mod generators;
+pub mod jit;
 mod objects;
 mod runtime_async;
 mod unwind;
@@ -103,6 +104,13 @@ impl Vm {
 
     /// Runs frames until the innermost `Entry` frame returns.
     fn execute(&mut self) -> Result<Value, InvokeError> {
+        self.jit.runtime_invokes += 1;
+        let result = self.execute_frames();
+        self.jit.runtime_invokes -= 1;
+        result
+    }
+
+    fn execute_frames(&mut self) -> Result<Value, InvokeError> {
         let mut functions = self.functions.clone();
         loop {
             self.refresh_functions(&mut functions);
@@ -168,6 +176,9 @@ impl Vm {
     /// (ordinary calls switch frames here, without leaving the loop), until something else
     /// changes frames, the thread parks or runs out of fuel, or an exception is thrown.
     fn run_frame(&mut self, functions: &[Rc<Function>], frame: Frame) -> Result<Flow, InvokeError> {
+        if self.awaits_jit(frame.func) && self.compile_function(frame.func) {
+            return Ok(Flow::Park);
+        }
         let Some(first) = functions.get(frame.func.0 as usize) else {
             return Err(InvokeError::Fatal("a frame of an unknown function".into()));
         };
@@ -208,6 +219,9 @@ impl Vm {
             ($f:expr) => {{
                 let f: Frame = $f;
                 let Some(next) = functions.get(f.func.0 as usize) else { return Ok(Flow::Continue) };
+                if self.awaits_jit(f.func) && self.compile_function(f.func) {
+                    return Ok(Flow::Park);
+                }
                 func = next;
                 code = &func.code[..];
                 base = f.base as usize;
@@ -425,6 +439,10 @@ impl Vm {
                     let v = self.new_instance(ty, is_struct);
                     r!(dst) = v;
                     self.maybe_collect();
+                    if self.constructor_awaits_jit(ty) && self.compile_constructor(ty) {
+                        save_pc!();
+                        return Ok(Flow::Park);
+                    }
                 }
                 Op::NewDyn { dst, ty } => {
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "NewDyn")) };

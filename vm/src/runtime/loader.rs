@@ -32,6 +32,7 @@ impl Vm {
             .and_then(|d| vm.meta.type_def(d).methods.iter().copied().find(|&m| vm.meta.method(m).name == "OnValuesChanged"));
         vm.base_sync_ctx_type = vm.meta.find_type_def("System.Threading", "SynchronizationContext").map(|d| vm.meta.type_def(d).self_type);
         vm.load_constant_pools()?;
+        vm.init_jit();
         Ok(vm)
     }
 

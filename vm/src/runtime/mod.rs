@@ -99,6 +99,8 @@ pub struct Vm {
     pub bench_requests: Vec<crate::bench::BenchRequest>,
     /// Values the host holds between calls into managed code (GC roots).
     pub host_roots: Vec<Value>,
+    /// What the JIT has not compiled yet (the first-call cost).
+    pub jit: crate::interp::jit::JitState,
     /// The events of a `--trace` or `--timeline` run (`None` otherwise).
     pub tracer: Option<Box<trace::Tracer>>,
 }
@@ -130,6 +132,7 @@ impl Vm {
             suspend_sites: HashMap::new(),
             bench_requests: Vec::new(),
             host_roots: Vec::new(),
+            jit: Default::default(),
         }
     }
 

@@ -9,12 +9,13 @@
 //! the waker supplies. Everything else (locks, events, the thread pool, timers, tasks) is
 //! built on this in cs-lite.
 //!
-//! Work takes virtual time in two places only, so that thread-pool experiments come out as
-//! on a real machine (see `../shared/reference/threadpool-model.md`, section 12): a started
-//! thread runs its first instruction [`THREAD_START_TICKS`] later, and a thread that spends
-//! its fuel (a compute-bound loop) has used a CPU for [`SLICE_TICKS`]. Slices queue for the
-//! `--cpus` virtual processors, and their total is the process CPU time the thread pool's
-//! gate thread reads.
+//! Work takes virtual time in three places only, so that thread-pool experiments come out
+//! as on a real machine (see `../shared/reference/threadpool-model.md`, section 12): a
+//! started thread runs its first instruction [`THREAD_START_TICKS`] later, a thread that
+//! spends its fuel (a compute-bound loop) has used a CPU for [`SLICE_TICKS`], and the first
+//! call of a user method waits for the JIT (`interp/jit.rs`). Slices and compilations queue
+//! for the `--cpus` virtual processors, and their total is the process CPU time the thread
+//! pool's gate thread reads.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -169,15 +170,21 @@ impl Scheduler {
     /// Thread `t` spent a slice of fuel: the slice runs on the virtual processor that is
     /// free first, and the thread goes on when it has finished there.
     pub fn charge_slice(&mut self, t: usize) {
+        let wait = self.reserve_cpu(SLICE_TICKS);
+        self.make_runnable_after(t, wait);
+    }
+
+    /// Books `ticks` of CPU time on the virtual processor that is free first and returns
+    /// how long from now until they are done there (the work waits for a busy processor).
+    pub fn reserve_cpu(&mut self, ticks: i64) -> i64 {
         let now = self.now;
         let Some(cpu) = self.cpu_free_at.iter_mut().min() else {
-            self.make_runnable(t);
-            return;
+            return 0;
         };
-        let end = (*cpu).max(now) + SLICE_TICKS;
+        let end = (*cpu).max(now) + ticks;
         *cpu = end;
-        self.cpu_time += SLICE_TICKS;
-        self.make_runnable_after(t, end - now);
+        self.cpu_time += ticks;
+        end - now
     }
 
     /// The next number of the library's generator (xorshift64*), 32 bits.
