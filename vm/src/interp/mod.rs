@@ -215,13 +215,12 @@ impl Vm {
         }
         // Continue in the frame now on top of the stack (after an inline call or return);
         // a function compiled after this loop started is left to the caller's next round.
+        // (A callee's first-call JIT wait was decided by `enter_bytecode`; a caller is
+        // compiled already.)
         macro_rules! switch_to {
             ($f:expr) => {{
                 let f: Frame = $f;
                 let Some(next) = functions.get(f.func.0 as usize) else { return Ok(Flow::Continue) };
-                if self.awaits_jit(f.func) && self.compile_function(f.func) {
-                    return Ok(Flow::Park);
-                }
                 func = next;
                 code = &func.code[..];
                 base = f.base as usize;
@@ -272,6 +271,22 @@ impl Vm {
                     }
                 }
             }};
+        }
+        // A string a native made goes into `dst` (a chance to collect), or its failure is
+        // thrown from this instruction.
+        macro_rules! new_string {
+            ($dst:expr, $made:expr) => {
+                match $made {
+                    Ok(v) => {
+                        r!($dst) = v;
+                        self.maybe_collect();
+                    }
+                    Err(e) => {
+                        save_pc!();
+                        return self.native_failure(e, pc as u32 - 1, $dst);
+                    }
+                }
+            };
         }
         // A binary operation with a fast path for common operand pairs.
         macro_rules! binary {
@@ -644,28 +659,14 @@ impl Vm {
                         throw_kind!(ExceptionKind::NullReference);
                     }
                 }
-                Op::Concat { dst, first, count } => match self.concat_regs(base + first.0 as usize, count as usize) {
-                    Ok(v) => {
-                        r!(dst) = v;
-                        self.maybe_collect();
-                    }
-                    Err(e) => {
-                        save_pc!();
-                        return self.native_failure(e, pc as u32 - 1, dst);
-                    }
-                },
+                Op::Concat { dst, first, count } => {
+                    let made = self.concat_regs(base + first.0 as usize, count as usize);
+                    new_string!(dst, made);
+                }
                 Op::FormatValue { dst, src, format } => {
                     let fmt = func.consts.get(format.0 as usize).copied();
-                    match self.format_value(r!(src), fmt) {
-                        Ok(v) => {
-                            r!(dst) = v;
-                            self.maybe_collect();
-                        }
-                        Err(e) => {
-                            save_pc!();
-                            return self.native_failure(e, pc as u32 - 1, dst);
-                        }
-                    }
+                    let made = self.format_value(r!(src), fmt);
+                    new_string!(dst, made);
                 }
 
                 Op::Call { method, base: b, dst } => {
