@@ -214,6 +214,21 @@ pub fn compile(library: &[(String, Cow<'static, str>)], user: &[(String, String)
 /// As [`compile`], given the library's skeletons (one per file, member bodies blanked):
 /// when library bodies are compiled lazily, the library is declared from its skeletons and
 /// each body is parsed when its method is compiled.
+/// Parses `texts` in order, the second half on a second thread (startup is mostly parsing
+/// the library's declarations; files parse independently).
+fn parse_all(texts: &[&str]) -> Vec<grammar::ParseOutput> {
+    let (first, second) = texts.split_at(texts.len() / 2);
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(|| second.iter().map(|t| grammar::parse(t)).collect::<Vec<_>>());
+        let mut parsed: Vec<grammar::ParseOutput> = first.iter().map(|t| grammar::parse(t)).collect();
+        match helper.join() {
+            Ok(rest) => parsed.extend(rest),
+            Err(_) => parsed.extend(second.iter().map(|t| grammar::parse(t))),
+        }
+        parsed
+    })
+}
+
 pub fn compile_with_skeletons(
     library: &[(String, Cow<'static, str>)],
     skeletons: Option<&[&str]>,
@@ -227,7 +242,7 @@ pub fn compile_with_skeletons(
     };
     let mut c = Compiler::new(options);
     let mut units = Vec::new();
-    for ((name, text), parsed) in library.iter().zip(texts.iter().map(|t| grammar::parse(t))) {
+    for ((name, text), parsed) in library.iter().zip(parse_all(&texts)) {
         let file = c.add_file(SourceFile::new(name.clone(), text.clone()));
         for d in parsed.diagnostics {
             c.error(file, d.span, d.code, d.message);
