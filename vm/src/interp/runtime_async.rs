@@ -154,12 +154,11 @@ impl Vm {
         };
         let (exec_ctx, sync_ctx) = (contexts.0.map_or(Value::Null, Value::Ref), contexts.1.map_or(Value::Null, Value::Ref));
         if let Some(link) = reused {
-            let regs = &self.thread.regs;
             let Some(Obj::Continuation(c)) = self.heap.get_mut(link) else {
                 return Err(InvokeError::Fatal("a broken continuation chain".into()));
             };
             c.regs.clear();
-            c.regs.extend(site.live.iter().map(|r| regs[base + r.0 as usize]));
+            c.regs.extend(site.live.iter().map(saved));
             c.pc = frame.pc;
             c.live = site.live;
             c.result_reg = result_reg;
