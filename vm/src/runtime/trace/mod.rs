@@ -63,7 +63,8 @@ pub struct Tracer {
     /// The item each thread runs (innermost last: a worker can run one inline).
     running: HashMap<i32, Vec<WorkItem>>,
     suspended: HashMap<GcRef, Pending>,
-    /// Each AsyncLocal's number (1 up, in order of first set), and its name by number.
+    /// Each AsyncLocal's number (from 1, in the order they are first set), and the names
+    /// by number.
     locals: HashMap<GcRef, u32>,
     local_names: Vec<String>,
     /// Each context's values: (AsyncLocal number, value), by number.
@@ -103,8 +104,10 @@ impl Tracer {
         self.locals.get(&local).copied()
     }
 
-    fn add_local(&mut self, local: GcRef, name: String) -> u32 {
-        self.local_names.push(name);
+    /// Numbers `local`, named `name` or, without one, `AsyncLocal#N`.
+    fn add_local(&mut self, local: GcRef, name: Option<String>) -> u32 {
+        let fallback = format!("AsyncLocal#{}", self.local_names.len() + 1);
+        self.local_names.push(name.unwrap_or(fallback));
         let number = self.local_names.len() as u32;
         self.locals.insert(local, number);
         number
@@ -240,18 +243,9 @@ impl Vm {
     /// one changed) replaced `from`.
     pub fn trace_async_local_set(&mut self, local: GcRef, value: Option<String>, from: Option<GcRef>, to: Option<GcRef>) {
         let Some(known) = self.tracer.as_ref().map(|t| t.known_local(local)) else { return };
-        let name = match known {
-            Some(_) => None,
-            None => Some(self.static_field_holding(local)),
-        };
+        let holder = if known.is_none() { self.static_field_holding(local) } else { None };
         let Some(tracer) = self.tracer.as_mut() else { return };
-        let number = match (known, name) {
-            (Some(number), _) => number,
-            (None, holder) => {
-                let fallback = format!("AsyncLocal#{}", tracer.local_names.len() + 1);
-                tracer.add_local(local, holder.flatten().unwrap_or(fallback))
-            }
-        };
+        let number = known.unwrap_or_else(|| tracer.add_local(local, holder));
         let mut values = from.and_then(|r| tracer.contexts.get(&r)).cloned().unwrap_or_default();
         values.retain(|(n, _)| *n != number);
         let shown = value.unwrap_or_else(|| "null".to_string());
