@@ -32,8 +32,7 @@ fn run_traced(name: &str, lowering: Lowering, timeline_extension: Option<&str>) 
     // Tests run in parallel and may draw the same program: each run gets a file of its own.
     static RUNS: AtomicUsize = AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, Ordering::Relaxed);
-    let timeline = timeline_extension
-        .map(|ext| std::env::temp_dir().join(format!("vm-trace-test-{}-{run}-{name}-{lowering:?}.{ext}", std::process::id())));
+    let timeline = timeline_extension.map(|ext| std::env::temp_dir().join(format!("vm-trace-test-{}-{run}-{name}-{lowering:?}.{ext}", std::process::id())));
     let trace = TraceOptions { print: true, timeline: timeline.clone() };
     let options = VmOptions { program_name: display.clone(), trace, ..VmOptions::default() };
     let (stdout, stderr) = (Capture::default(), Capture::default());

@@ -9,7 +9,7 @@ use hashbrown::HashMap;
 
 use super::csharp::{AwaitText, View, Writer};
 use super::forecast::{self, Returns};
-use super::names::{accessibility, method_name, parameter_list, source_snippet, type_name};
+use super::names::{declaration, source_snippet, type_name};
 use crate::bytecode::{Function, Op, Reg};
 use crate::compiler::bound::{AwaitParts, LocalId, LocalKind};
 use crate::compiler::emit::classic::SELF_REFERENCE_FIELD;
@@ -145,16 +145,9 @@ fn kickoff(vm: &Vm, report: &LoweringReport, sm: &StateMachine) -> Vec<String> {
     let md = meta.method(report.method);
     let owner = md.owner;
     let builder = sm.fields.iter().find(|f| f.1 == "<>t__builder").map_or_else(String::new, |f| type_name(meta, f.2, owner));
-    let statik = if md.is_static() { "static " } else { "" };
     let mut out = vec![
         format!("[AsyncStateMachine(typeof({}))]", sm.name),
-        format!(
-            "{} {statik}{} {}({})",
-            accessibility(meta, report.method),
-            type_name(meta, md.ret, owner),
-            method_name(meta, report.method),
-            parameter_list(meta, report.method)
-        ),
+        declaration(meta, report.method),
         "{".into(),
         format!("    {0} stateMachine = default({0});", sm.name),
         format!("    stateMachine.<>t__builder = {builder}.Create();"),

@@ -143,9 +143,13 @@ fn lowering_reason(report: &LoweringReport, options: &LowerOptions) -> String {
             let arg = report.lowering == Lowering::Runtime;
             format!("{name}, from [RuntimeAsyncMethodGeneration({arg})] on the method (it overrides --lowering)")
         }
-        (LoweringSource::Option, LoweringChoice::CommandLine) => format!("{name}, from --lowering={name} (no [RuntimeAsyncMethodGeneration] attribute on the method)"),
+        (LoweringSource::Option, LoweringChoice::CommandLine) => {
+            format!("{name}, from --lowering={name} (no [RuntimeAsyncMethodGeneration] attribute on the method)")
+        }
         (LoweringSource::Option, LoweringChoice::Repl) => format!("{name}, from #lowering {name} (no [RuntimeAsyncMethodGeneration] attribute on the method)"),
-        (LoweringSource::Option, LoweringChoice::Default) => format!("{name}, the default of --lowering (no [RuntimeAsyncMethodGeneration] attribute on the method)"),
+        (LoweringSource::Option, LoweringChoice::Default) => {
+            format!("{name}, the default of --lowering (no [RuntimeAsyncMethodGeneration] attribute on the method)")
+        }
     }
 }
 

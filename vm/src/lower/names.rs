@@ -64,6 +64,13 @@ pub fn declared_name(meta: &Metadata, m: MethodId) -> &str {
     }
 }
 
+/// The method's declaration line as C#: `private static Task<int> M(int n)`.
+pub fn declaration(meta: &Metadata, m: MethodId) -> String {
+    let md = meta.method(m);
+    let statik = if md.is_static() { "static " } else { "" };
+    format!("{} {statik}{} {}({})", accessibility(meta, m), type_name(meta, md.ret, md.owner), method_name(meta, m), parameter_list(meta, m))
+}
+
 /// `public`, `private`... as declared (`private` when nothing is said).
 pub fn accessibility(meta: &Metadata, m: MethodId) -> &'static str {
     use crate::metadata::Flags;

@@ -8,7 +8,7 @@
 use super::continuation_layout::{lay_out, ContinuationLayout, Saved};
 use super::csharp::{AwaitText, View, Writer};
 use super::forecast::{self, Returns};
-use super::names::{accessibility, method_name, parameter_list, source_snippet, type_name};
+use super::names::{declaration, method_name, parameter_list, source_snippet, type_name};
 use crate::bytecode::liveness::{suspend_sites, SuspendSite};
 use crate::bytecode::{Function, HandlerKind, Op, Reg};
 use crate::compiler::bound::{AwaitParts, LocalId};
@@ -63,16 +63,9 @@ fn task_entry(vm: &Vm, report: &LoweringReport) -> Vec<String> {
     if !md.is_static() {
         args.insert(0, "this".into());
     }
-    let statik = if md.is_static() { "static " } else { "" };
     let returned = if md.ret == TypeId::VOID { "" } else { "return " };
     vec![
-        format!(
-            "{} {statik}{} {}({})",
-            accessibility(meta, report.method),
-            type_name(meta, md.ret, owner),
-            method_name(meta, report.method),
-            parameter_list(meta, report.method)
-        ),
+        declaration(meta, report.method),
         "{".into(),
         "    // StartAsync runs the async variant (below) in a new frame and reports how it ended:".into(),
         "    // returned -> Task.FromResult(payload), threw -> a faulted task,".into(),

@@ -26,6 +26,15 @@ pub struct VmOptions {
 
 impl Default for VmOptions {
     fn default() -> Self {
-        VmOptions { cpus: 2, seed: 0, stats: false, program_name: "program".to_string(), args: Vec::new(), max_steps: None, trace: Default::default(), reuse_continuations: true }
+        VmOptions {
+            cpus: 2,
+            seed: 0,
+            stats: false,
+            program_name: "program".to_string(),
+            args: Vec::new(),
+            max_steps: None,
+            trace: Default::default(),
+            reuse_continuations: true,
+        }
     }
 }

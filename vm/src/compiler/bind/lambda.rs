@@ -282,12 +282,8 @@ impl MethodBinder<'_> {
         };
         self.push_scope();
         let discards = parameters_are_discards(names);
-        let param_locals: Vec<LocalId> = names
-            .iter()
-            .zip(params)
-            .enumerate()
-            .map(|(i, ((n, s), &t))| self.declare_parameter(n, t, LocalKind::Param(i as u16), *s, discards))
-            .collect();
+        let param_locals: Vec<LocalId> =
+            names.iter().zip(params).enumerate().map(|(i, ((n, s), &t))| self.declare_parameter(n, t, LocalKind::Param(i as u16), *s, discards)).collect();
         let stmt = self.bind_body(body);
         let iterator = self.func.iterator_element;
         let async_result = self.func.is_async.then(|| self.func.async_result.unwrap_or(TypeId::VOID));
