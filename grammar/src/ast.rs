@@ -4,17 +4,19 @@
 //! type name, and every node carries the byte [`Span`] of its source text. Nothing here
 //! knows about types, symbols or bytecode.
 
+use bincode::{Decode, Encode};
+
 use crate::span::Span;
 
 /// An identifier as written (contextual keywords used as names included).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Ident {
     pub name: String,
     pub span: Span,
 }
 
 /// A whole source file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct CompilationUnit {
     pub usings: Vec<UsingDirective>,
     /// Assembly- or module-level attributes (`[assembly: ...]`); parsed and ignored.
@@ -23,14 +25,14 @@ pub struct CompilationUnit {
 }
 
 /// `using X.Y;`, `using static X.Y;`, `using A = X.Y;` (optionally `global using`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct UsingDirective {
     pub is_global: bool,
     pub kind: UsingKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum UsingKind {
     Namespace(QualifiedName),
     Static(TypeSyntax),
@@ -38,14 +40,14 @@ pub enum UsingKind {
 }
 
 /// A dotted name such as `System.Threading.Tasks`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct QualifiedName {
     pub parts: Vec<Ident>,
     pub span: Span,
 }
 
 /// What may appear at the top of a file or inside a namespace.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum NamespaceMember {
     Namespace(NamespaceDecl),
     Type(TypeDecl),
@@ -55,7 +57,7 @@ pub enum NamespaceMember {
 
 /// `namespace A.B { ... }` or the file-scoped `namespace A.B;` (then `members` holds the rest
 /// of the file).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct NamespaceDecl {
     pub name: QualifiedName,
     pub file_scoped: bool,
@@ -65,7 +67,7 @@ pub struct NamespaceDecl {
 }
 
 /// `[Name(args, Named = value)]`; one entry per attribute, sections are flattened.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Attribute {
     /// `assembly`, `return`, `method`... when written as `[target: ...]`.
     pub target: Option<Ident>,
@@ -74,7 +76,7 @@ pub struct Attribute {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct AttributeArg {
     /// `Name = value` (property/field) or `name: value` (named parameter).
     pub name: Option<Ident>,
@@ -83,7 +85,7 @@ pub struct AttributeArg {
 }
 
 /// Declaration modifiers, as written (validation is the compiler's job).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Encode, Decode)]
 pub struct Modifiers {
     pub bits: u32,
     /// Span of the modifier list (empty at the declaration start when there are none).
@@ -117,7 +119,7 @@ impl Modifiers {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum TypeKind {
     Class,
     Struct,
@@ -131,7 +133,7 @@ pub enum TypeKind {
 }
 
 /// A class, struct, interface, enum, record or delegate declaration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct TypeDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -153,7 +155,7 @@ pub struct TypeDecl {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct TypeParam {
     pub attributes: Vec<Attribute>,
     /// `in` / `out` variance, interfaces and delegates only.
@@ -161,7 +163,7 @@ pub struct TypeParam {
     pub name: Ident,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum Variance {
     None,
     In,
@@ -169,14 +171,14 @@ pub enum Variance {
 }
 
 /// `where T : class, IComparable<T>, new()`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct TypeParamConstraint {
     pub param: Ident,
     pub constraints: Vec<Constraint>,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum Constraint {
     Class { nullable: bool },
     Struct,
@@ -187,7 +189,7 @@ pub enum Constraint {
     Type(TypeSyntax),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct EnumMember {
     pub attributes: Vec<Attribute>,
     pub name: Ident,
@@ -196,7 +198,7 @@ pub struct EnumMember {
 }
 
 /// A member of a class, struct, interface or record.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum MemberDecl {
     Field(FieldDecl),
     Method(MethodDecl),
@@ -213,7 +215,7 @@ pub enum MemberDecl {
 }
 
 /// `int a = 1, b;` (also `const` and `event`-less fields). `const` is a modifier bit.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct FieldDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -223,7 +225,7 @@ pub struct FieldDecl {
 }
 
 /// `name` or `name = initializer` in a field or local declaration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct VarDeclarator {
     pub name: Ident,
     pub init: Option<Expr>,
@@ -231,7 +233,7 @@ pub struct VarDeclarator {
 }
 
 /// A method, or a local function (then `modifiers` holds `static`/`async` only).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct MethodDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -248,13 +250,13 @@ pub struct MethodDecl {
 }
 
 /// A block body or an expression body (`=> expr;`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum Body {
     Block(Block),
     Expr(Box<Expr>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum ParamModifier {
     None,
     Ref,
@@ -267,7 +269,7 @@ pub enum ParamModifier {
     RefReadonly,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Param {
     pub attributes: Vec<Attribute>,
     pub modifier: ParamModifier,
@@ -278,7 +280,7 @@ pub struct Param {
 }
 
 /// `T Name { get; set; } = init;` or `T Name => expr;`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct PropertyDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -290,7 +292,7 @@ pub struct PropertyDecl {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum PropertyBody {
     /// `{ get; set; }` with or without bodies.
     Accessors(Vec<Accessor>),
@@ -298,7 +300,7 @@ pub enum PropertyBody {
     Expr(Box<Expr>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum AccessorKind {
     Get,
     Set,
@@ -307,7 +309,7 @@ pub enum AccessorKind {
     Remove,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Accessor {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -318,7 +320,7 @@ pub struct Accessor {
 }
 
 /// `T this[int i] { get ... set ... }`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct IndexerDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -329,7 +331,7 @@ pub struct IndexerDecl {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct ConstructorDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -341,7 +343,7 @@ pub struct ConstructorDecl {
 }
 
 /// `: base(args)` or `: this(args)`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct ConstructorInitializer {
     pub is_base: bool,
     pub args: Vec<Arg>,
@@ -349,7 +351,7 @@ pub struct ConstructorInitializer {
 }
 
 /// `public static T operator +(T a, T b)`; also `implicit operator` / `explicit operator`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct OperatorDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -360,7 +362,7 @@ pub struct OperatorDecl {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum OverloadableOp {
     Unary(UnaryOp),
     Binary(BinaryOp),
@@ -373,7 +375,7 @@ pub enum OverloadableOp {
 }
 
 /// `event Action E;` (field-like) or `event Action E { add {..} remove {..} }`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct EventDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
@@ -387,13 +389,13 @@ pub struct EventDecl {
 // Types
 // ---------------------------------------------------------------------------------------
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct TypeSyntax {
     pub kind: TypeSyntaxKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum TypeSyntaxKind {
     /// `int`, `string`, `object`, `void`...
     Predefined(PredefinedType),
@@ -410,19 +412,19 @@ pub enum TypeSyntaxKind {
 }
 
 /// One segment of a named type: an identifier with optional type arguments.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct NameSegment {
     pub name: Ident,
     pub type_args: Vec<TypeSyntax>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct TupleTypeElement {
     pub ty: TypeSyntax,
     pub name: Option<Ident>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Encode, Decode)]
 pub enum PredefinedType {
     Bool,
     Byte,
@@ -452,19 +454,19 @@ pub enum PredefinedType {
 // Statements
 // ---------------------------------------------------------------------------------------
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum StmtKind {
     Block(Block),
     /// `;`
@@ -538,7 +540,7 @@ pub enum StmtKind {
     Error,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct LocalVarDecl {
     pub is_const: bool,
     /// `using var x = ...;`
@@ -550,14 +552,14 @@ pub struct LocalVarDecl {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum ForInit {
     None,
     Decl(LocalVarDecl),
     Exprs(Vec<Expr>),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum ForeachTarget {
     Single {
         ty: TypeSyntax,
@@ -567,14 +569,14 @@ pub enum ForeachTarget {
     Deconstruction(Expr),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct SwitchSection {
     pub labels: Vec<SwitchLabel>,
     pub stmts: Vec<Stmt>,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum SwitchLabel {
     /// `case pattern when guard:` (a constant `case 1:` is a constant pattern).
     Case {
@@ -585,14 +587,14 @@ pub enum SwitchLabel {
     Default(Span),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum GotoTarget {
     Label(Ident),
     Case(Expr),
     Default,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct CatchClause {
     /// `catch` alone has neither; `catch (T)` has only the type.
     pub ty: Option<TypeSyntax>,
@@ -602,7 +604,7 @@ pub struct CatchClause {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum UsingResource {
     Decl(LocalVarDecl),
     Expr(Expr),
@@ -612,13 +614,13 @@ pub enum UsingResource {
 // Expressions
 // ---------------------------------------------------------------------------------------
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum ExprKind {
     Literal(Literal),
     /// `$"..."`, `$@"..."`, `$"""..."""`: text and holes in order.
@@ -745,7 +747,7 @@ pub enum ExprKind {
     Error,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum Literal {
     /// Integer literal value and its suffix (`u`, `l`, `ul`).
     Int {
@@ -766,7 +768,7 @@ pub enum Literal {
     Null,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum IntSuffix {
     None,
     U,
@@ -774,14 +776,14 @@ pub enum IntSuffix {
     UL,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum RealSuffix {
     None,
     F,
     D,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum InterpolationPart {
     Text(String),
     Hole {
@@ -795,7 +797,7 @@ pub enum InterpolationPart {
 }
 
 /// An argument: `expr`, `name: expr`, `ref x`, `out var y`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Arg {
     pub name: Option<Ident>,
     pub modifier: ArgModifier,
@@ -803,7 +805,7 @@ pub struct Arg {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum ArgModifier {
     None,
     Ref,
@@ -812,20 +814,20 @@ pub enum ArgModifier {
 }
 
 /// `{ A = 1, B = { ... } }` (object) or `{ 1, 2, { k, v } }` (collection) initializer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum Initializer {
     Object(Vec<MemberInit>),
     Collection(Vec<Expr>),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct MemberInit {
     pub target: InitTarget,
     pub value: InitValue,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum InitTarget {
     /// `Name = ...`
     Member(Ident),
@@ -833,27 +835,27 @@ pub enum InitTarget {
     Index(Vec<Arg>),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum InitValue {
     Expr(Expr),
     /// `Prop = { ... }`: initialise the existing object/collection in the member.
     Nested(Initializer),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct AnonymousMember {
     pub name: Option<Ident>,
     pub value: Expr,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum CollectionElement {
     Expr(Expr),
     /// `..expr`
     Spread(Expr),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum UnaryOp {
     Plus,
     Minus,
@@ -863,7 +865,7 @@ pub enum UnaryOp {
     PreDecrement,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum PostfixOp {
     Increment,
     Decrement,
@@ -871,7 +873,7 @@ pub enum PostfixOp {
     NullForgiving,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum BinaryOp {
     Add,
     Sub,
@@ -897,7 +899,7 @@ pub enum BinaryOp {
     Coalesce,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Lambda {
     pub is_async: bool,
     pub is_static: bool,
@@ -908,7 +910,7 @@ pub struct Lambda {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct LambdaParam {
     pub modifier: ParamModifier,
     /// Explicit type (`(int x) => ..`), `None` for implicitly typed parameters.
@@ -918,7 +920,7 @@ pub struct LambdaParam {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct SwitchArm {
     pub pattern: Pattern,
     pub guard: Option<Expr>,
@@ -927,7 +929,7 @@ pub struct SwitchArm {
 }
 
 /// The variable part of a declaration expression or pattern.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum Designation {
     Single(Ident),
     /// `_`
@@ -940,13 +942,13 @@ pub enum Designation {
 // Patterns
 // ---------------------------------------------------------------------------------------
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Pattern {
     pub kind: PatternKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum PatternKind {
     /// `_`
     Discard,
@@ -983,7 +985,7 @@ pub enum PatternKind {
     Slice(Option<Box<Pattern>>),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct SubPattern {
     /// `Name:` / `A.B:` (extended property pattern); `None` for positional elements.
     pub name: Option<Vec<Ident>>,

@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod bodies;
 pub mod diagnostic;
+pub mod image;
 pub mod span;
 pub mod token;
 

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 /// A half-open byte range `[start, end)` into one source file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, bincode::Encode, bincode::Decode)]
 pub struct Span {
     pub start: u32,
     pub end: u32,

@@ -25,7 +25,8 @@ pub fn library_sources() -> Vec<(String, Cow<'static, str>)> {
 /// Compiles one user file; on failure, the rendered compile errors.
 pub fn compile_file(path: &str, source: &str, options: CompileOptions) -> Result<Program, String> {
     let user = [(path.to_string(), source.to_string())];
-    compiler::compile_with_skeletons(&library_sources(), Some(stdlib::SKELETONS), &user, options)
+    let skeletons = compiler::Skeletons { texts: stdlib::SKELETONS, images: stdlib::IMAGES };
+    compiler::compile_with_skeletons(&library_sources(), Some(skeletons), &user, options)
         .map_err(|(diags, files)| compiler::diagnostics::render(&diags, &files))
 }
 

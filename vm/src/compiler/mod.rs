@@ -211,38 +211,58 @@ pub fn compile(library: &[(String, Cow<'static, str>)], user: &[(String, String)
     compile_with_skeletons(library, None, user, options)
 }
 
-/// As [`compile`], given the library's skeletons (one per file, member bodies blanked):
-/// when library bodies are compiled lazily, the library is declared from its skeletons and
-/// each body is parsed when its method is compiled.
-/// Parses `texts` in order, the second half on a second thread (startup is mostly parsing
-/// the library's declarations; files parse independently).
-fn parse_all(texts: &[&str]) -> Vec<grammar::ParseOutput> {
-    let (first, second) = texts.split_at(texts.len() / 2);
+/// The standard library's declarations without its member bodies, one entry per file in
+/// the library's order: the skeleton's text (bodies blanked) and its syntax tree as a
+/// `grammar::image` (empty when the skeleton must be parsed; see the `stdlib` crate).
+#[derive(Clone, Copy)]
+pub struct Skeletons<'a> {
+    pub texts: &'a [&'a str],
+    pub images: &'a [&'a [u8]],
+}
+
+impl Skeletons<'_> {
+    /// File `i`'s declarations: its image decoded, or else its skeleton parsed.
+    fn parse(&self, i: usize) -> grammar::ParseOutput {
+        let decoded = self.images.get(i).and_then(|bytes| grammar::image::decode(bytes));
+        match decoded {
+            Some(unit) => grammar::ParseOutput { unit, diagnostics: Vec::new(), incomplete: false },
+            None => grammar::parse(self.texts.get(i).copied().unwrap_or("")),
+        }
+    }
+}
+
+/// Runs `parse` for files `0..count`, the second half on a second thread (startup is
+/// mostly reading the library's declarations; files are read independently).
+fn parse_all(count: usize, parse: impl Fn(usize) -> grammar::ParseOutput + Sync) -> Vec<grammar::ParseOutput> {
+    let half = count / 2;
     std::thread::scope(|scope| {
-        let helper = scope.spawn(|| second.iter().map(|t| grammar::parse(t)).collect::<Vec<_>>());
-        let mut parsed: Vec<grammar::ParseOutput> = first.iter().map(|t| grammar::parse(t)).collect();
+        let helper = scope.spawn(|| (half..count).map(&parse).collect::<Vec<_>>());
+        let mut parsed: Vec<grammar::ParseOutput> = (0..half).map(&parse).collect();
         match helper.join() {
             Ok(rest) => parsed.extend(rest),
-            Err(_) => parsed.extend(second.iter().map(|t| grammar::parse(t))),
+            Err(_) => parsed.extend((half..count).map(&parse)),
         }
         parsed
     })
 }
 
+/// As [`compile`], given the library's skeletons: when library bodies are compiled
+/// lazily, the library is declared from its skeletons and each body is parsed when its
+/// method is compiled.
 pub fn compile_with_skeletons(
     library: &[(String, Cow<'static, str>)],
-    skeletons: Option<&[&str]>,
+    skeletons: Option<Skeletons<'_>>,
     user: &[(String, String)],
     options: CompileOptions,
 ) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
-    let skeletons = skeletons.filter(|s| s.len() == library.len() && !options.eager_library);
-    let texts: Vec<&str> = match skeletons {
-        Some(s) => s.to_vec(),
-        None => library.iter().map(|(_, t)| t.as_ref()).collect(),
+    let skeletons = skeletons.filter(|s| s.texts.len() == library.len() && !options.eager_library);
+    let parsed = match skeletons {
+        Some(s) => parse_all(library.len(), |i| s.parse(i)),
+        None => parse_all(library.len(), |i| grammar::parse(&library[i].1)),
     };
     let mut c = Compiler::new(options);
     let mut units = Vec::new();
-    for ((name, text), parsed) in library.iter().zip(parse_all(&texts)) {
+    for ((name, text), parsed) in library.iter().zip(parsed) {
         let file = c.add_file(SourceFile::new(name.clone(), text.clone()));
         for d in parsed.diagnostics {
             c.error(file, d.span, d.code, d.message);
