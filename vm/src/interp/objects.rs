@@ -3,6 +3,7 @@
 
 use crate::bytecode::NumKind;
 use crate::metadata::{MethodId, TypeDefId, TypeId, TypeKind};
+use crate::runtime::heap::GcRef;
 use crate::runtime::native::{ExceptionKind, NativeError};
 use crate::runtime::object::{Array, Delegate, Instance, Obj};
 use crate::runtime::types::TypeClass;
@@ -47,8 +48,15 @@ impl Vm {
 
     /// A copy of a struct value (fields copied one level, nested structs copied too);
     /// anything else is returned unchanged.
+    #[inline]
     pub fn copy_struct(&mut self, v: Value) -> Value {
-        let Value::Struct(r) = v else { return v };
+        match v {
+            Value::Struct(r) => self.copy_struct_object(r, v),
+            _ => v,
+        }
+    }
+
+    fn copy_struct_object(&mut self, r: GcRef, v: Value) -> Value {
         let (ty, fields) = match self.heap.get(r) {
             Some(Obj::Instance(i)) => (i.ty, i.fields.clone()),
             _ => return v,
@@ -172,29 +180,40 @@ impl Vm {
     }
 
     /// [`Vm::concat_regs`] when some parts are integers: each integer is written as its
-    /// `ToString()` would print it in the current culture.
+    /// `ToString()` would print it in the current culture. The text is built in the VM's
+    /// scratch buffer and then copied into an exact-size string.
     fn concat_with_integers(&mut self, first: usize, count: usize) -> Result<Value, NativeError> {
         let plain_minus = self.current_number_format().negative_sign == "-";
-        let mut out: Vec<u16> = Vec::with_capacity(64);
+        let mut out = std::mem::take(&mut self.text_scratch);
+        out.clear();
         for i in first..first + count {
             let part = self.thread.regs[i];
             match plain_integer(part) {
                 Some(n) if plain_minus => write_decimal(&mut out, n),
-                Some(_) => {
-                    let text = self.format_value(part, None)?;
-                    out.extend_from_slice(self.str_units(text).unwrap_or_default());
-                }
+                Some(_) => match self.format_value(part, None) {
+                    Ok(text) => out.extend_from_slice(self.str_units(text).unwrap_or_default()),
+                    Err(e) => {
+                        self.text_scratch = out;
+                        return Err(e);
+                    }
+                },
                 None => out.extend_from_slice(self.str_units(part).unwrap_or_default()),
             }
         }
-        Ok(self.alloc_utf16(out))
+        let made = self.alloc_utf16_slice(&out);
+        self.text_scratch = out;
+        Ok(made)
     }
 
-    /// `value.ToString(format)` for values the VM formats itself.
     pub(super) fn format_value(&mut self, v: Value, format: Option<Value>) -> Result<Value, NativeError> {
         if format.is_none() && self.current_number_format().negative_sign == "-" {
             if let Some(i) = plain_integer(v) {
-                return Ok(self.alloc_utf16(decimal_units(i)));
+                let mut units = std::mem::take(&mut self.text_scratch);
+                units.clear();
+                write_decimal(&mut units, i);
+                let made = self.alloc_utf16_slice(&units);
+                self.text_scratch = units;
+                return Ok(made);
             }
         }
         let fmt = match format {
@@ -365,63 +384,56 @@ impl Vm {
 
 /// An integer that `ToString()` prints as plain decimal digits in every culture the VM
 /// has (the invariant culture's negative sign is `-`).
-fn plain_integer(v: Value) -> Option<i128> {
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PlainInteger {
+    negative: bool,
+    magnitude: u64,
+}
+
+fn plain_integer(v: Value) -> Option<PlainInteger> {
+    let signed = |x: i64| PlainInteger { negative: x < 0, magnitude: x.unsigned_abs() };
+    let unsigned = |x: u64| PlainInteger { negative: false, magnitude: x };
     Some(match v {
-        Value::I32(x) => x as i128,
-        Value::I64(x) => x as i128,
-        Value::U32(x) => x as i128,
-        Value::U64(x) => x as i128,
-        Value::I16(x) => x as i128,
-        Value::U16(x) => x as i128,
-        Value::I8(x) => x as i128,
-        Value::U8(x) => x as i128,
+        Value::I32(x) => signed(x.into()),
+        Value::I64(x) => signed(x),
+        Value::U32(x) => unsigned(x.into()),
+        Value::U64(x) => unsigned(x),
+        Value::I16(x) => signed(x.into()),
+        Value::U16(x) => unsigned(x.into()),
+        Value::I8(x) => signed(x.into()),
+        Value::U8(x) => unsigned(x.into()),
         _ => return None,
     })
 }
 
-/// The decimal digits of `i` as UTF-16, with a leading `-` if negative.
-fn decimal_units(i: i128) -> Vec<u16> {
-    let mut out = Vec::new();
-    write_decimal(&mut out, i);
-    out
-}
+/// "00" to "99": two digits per division.
+const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
 /// Appends the decimal digits of `i` as UTF-16 to `out`, with a leading `-` if negative.
-fn write_decimal(out: &mut Vec<u16>, i: i128) {
-    let mut digits = [0u16; 40];
+fn write_decimal(out: &mut Vec<u16>, i: PlainInteger) {
+    let mut digits = [0u16; 20];
     let mut at = digits.len();
-    let magnitude = i.unsigned_abs();
-    // 64-bit division is several times cheaper than 128-bit; every C# integer but the
-    // extremes of `ulong`/`long` fits.
-    match u64::try_from(magnitude) {
-        Ok(n) => push_digits(n, &mut digits, &mut at),
-        Err(_) => {
-            let mut n = magnitude;
-            while n > u128::from(u64::MAX) {
-                at -= 1;
-                digits[at] = b'0' as u16 + (n % 10) as u16;
-                n /= 10;
-            }
-            push_digits(n as u64, &mut digits, &mut at);
-        }
+    let mut n = i.magnitude;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        at -= 2;
+        digits[at] = DIGIT_PAIRS[pair].into();
+        digits[at + 1] = DIGIT_PAIRS[pair + 1].into();
     }
-    if i < 0 {
+    if n >= 10 {
+        at -= 2;
+        digits[at] = DIGIT_PAIRS[n as usize * 2].into();
+        digits[at + 1] = DIGIT_PAIRS[n as usize * 2 + 1].into();
+    } else {
         at -= 1;
-        digits[at] = b'-' as u16;
+        digits[at] = u16::from(b'0') + n as u16;
+    }
+    if i.negative {
+        out.push(b'-' as u16);
     }
     out.extend_from_slice(&digits[at..]);
-}
-
-/// Writes the decimal digits of `n` right to left, ending just before `digits[*at]`.
-fn push_digits(mut n: u64, digits: &mut [u16], at: &mut usize) {
-    loop {
-        *at -= 1;
-        digits[*at] = b'0' as u16 + (n % 10) as u16;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
 }
 
 /// An integer as a value of numeric kind `k` (enum unboxing).
@@ -486,18 +498,36 @@ impl Vm {
 
 #[cfg(test)]
 mod tests {
-    use super::decimal_units;
+    use super::{plain_integer, write_decimal};
+    use crate::runtime::value::Value;
 
-    fn text(i: i128) -> String {
-        String::from_utf16_lossy(&decimal_units(i))
+    fn text(v: Value) -> String {
+        let mut out = Vec::new();
+        write_decimal(&mut out, plain_integer(v).expect("an integer"));
+        String::from_utf16_lossy(&out)
     }
 
     #[test]
-    fn decimal_units_print_every_integer_range() {
-        for i in
-            [0, 7, -1, 10, 1_000_000, i128::from(i64::MIN), i128::from(i64::MAX), i128::from(u64::MAX), i128::from(u64::MAX) + 1, 100_000_000_000_000_000_000]
-        {
-            assert_eq!(text(i), i.to_string());
-        }
+    fn write_decimal_prints_every_integer_range() {
+        assert_eq!(text(Value::I32(0)), "0");
+        assert_eq!(text(Value::I32(7)), "7");
+        assert_eq!(text(Value::I32(10)), "10");
+        assert_eq!(text(Value::I32(99)), "99");
+        assert_eq!(text(Value::I32(100)), "100");
+        assert_eq!(text(Value::I32(-1005)), "-1005");
+        assert_eq!(text(Value::I32(-1)), "-1");
+        assert_eq!(text(Value::I32(1_000_000)), "1000000");
+        assert_eq!(text(Value::I32(i32::MIN)), "-2147483648");
+        assert_eq!(text(Value::I64(i64::MIN)), "-9223372036854775808");
+        assert_eq!(text(Value::I64(i64::MAX)), "9223372036854775807");
+        assert_eq!(text(Value::U64(u64::MAX)), "18446744073709551615");
+        assert_eq!(text(Value::I8(-128)), "-128");
+        assert_eq!(text(Value::U16(65535)), "65535");
+    }
+
+    #[test]
+    fn only_integers_are_plain() {
+        assert_eq!(plain_integer(Value::F64(1.0)), None);
+        assert_eq!(plain_integer(Value::Char(65)), None);
     }
 }

@@ -67,6 +67,9 @@ pub struct Vm {
     pub sinks: Sinks,
     /// Interned string literals (also GC roots).
     pub literals: HashMap<String, GcRef>,
+    /// Where string-building instructions assemble text before copying it into an
+    /// exact-size string (kept between uses, so building allocates only the result).
+    pub text_scratch: Vec<u16>,
     pub exception_layout: ExceptionLayout,
     pub options: VmOptions,
     /// Loop iterations run so far (counted a slice at a time).
@@ -116,6 +119,7 @@ impl Vm {
             thread: ThreadState::default(),
             sinks,
             literals: HashMap::new(),
+            text_scratch: Vec::new(),
             exception_layout: ExceptionLayout::default(),
             sched: scheduler::Scheduler::new(options.seed, options.cpus as usize),
             stats: stats::Stats::new(options.stats),

@@ -17,6 +17,11 @@ impl Vm {
         Value::Ref(self.heap.alloc(Obj::Str(units.into_boxed_slice())))
     }
 
+    /// A new string with a copy of `units` (one exact-size allocation).
+    pub fn alloc_utf16_slice(&mut self, units: &[u16]) -> Value {
+        Value::Ref(self.heap.alloc(Obj::Str(units.into())))
+    }
+
     /// The interned string for a literal.
     pub fn literal(&mut self, s: &str) -> Value {
         if let Some(&r) = self.literals.get(s) {

@@ -298,6 +298,10 @@ impl MethodBinder<'_> {
                 self.use_local(l);
                 return Bound::Value(self.local_expr(l, span));
             }
+            if self.used_before_declaration(name) {
+                self.error(seg.name.span, "CS0841", format!("Cannot use local variable '{name}' before it is declared"));
+                return Bound::Value(BExpr::error(span));
+            }
         }
         if let Some(f) = self.lookup_local_function(name) {
             let type_args = self.resolve_type_args(&seg.type_args);

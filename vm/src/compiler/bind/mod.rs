@@ -41,6 +41,12 @@ struct Scope {
     functions: Vec<(String, NestedId)>,
     /// Labels declared in this scope (`goto`).
     labels: Vec<(String, LabelId)>,
+    /// Locals this block declares further on: a local's scope is its whole block, so
+    /// their names may not be used (CS0841) or declared again in a nested scope (CS0136)
+    /// before their declarations.
+    pending: Vec<String>,
+    /// The function whose body the scope is in ([`FuncCtx::index`]).
+    owner: u32,
 }
 
 /// The function currently being bound (the method itself or a nested function).
@@ -185,7 +191,9 @@ impl<'c> MethodBinder<'c> {
         if !discard && kind == LocalKind::User && !shadows_earlier_input {
             if self.scopes.last().is_some_and(|s| s.names.iter().any(|(n, _)| n == name)) {
                 self.error(span, "CS0128", format!("A local variable or function named '{name}' is already defined in this scope"));
-            } else if self.lookup_local(name).is_some_and(|l| self.locals[l.0 as usize].owner == self.func.index) {
+            } else if self.lookup_local(name).is_some_and(|l| self.locals[l.0 as usize].owner == self.func.index)
+                || self.declared_later_in_enclosing_scope(name)
+            {
                 self.error(span, "CS0136", format!("A local or parameter named '{name}' cannot be declared in this scope because that name is used in an enclosing local scope to define a local or parameter"));
             }
         }
@@ -194,10 +202,33 @@ impl<'c> MethodBinder<'c> {
         if let Some(s) = self.scopes.last_mut() {
             if !discard {
                 s.names.push((name.to_string(), id));
+                if let Some(i) = s.pending.iter().position(|n| n == name) {
+                    s.pending.swap_remove(i);
+                }
             }
             s.locals.push(id);
         }
         id
+    }
+
+    /// Records the locals a statement list declares (at its own level) before binding it.
+    pub fn expect_locals<'n>(&mut self, names: impl Iterator<Item = &'n str>) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.pending.extend(names.map(str::to_string));
+        }
+    }
+
+    /// Whether a scope enclosing the current one, in the same function, declares `name`
+    /// further on.
+    fn declared_later_in_enclosing_scope(&self, name: &str) -> bool {
+        let enclosing = &self.scopes[..self.scopes.len().saturating_sub(1)];
+        enclosing.iter().any(|s| s.owner == self.func.index && s.pending.iter().any(|n| n == name))
+    }
+
+    /// Whether `name` is a local of the current function's blocks used before its
+    /// declaration.
+    pub fn used_before_declaration(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.owner == self.func.index && s.pending.iter().any(|n| n == name))
     }
 
     /// A compiler temporary (not visible to name lookup).
@@ -223,7 +254,7 @@ impl<'c> MethodBinder<'c> {
     }
 
     pub fn push_scope(&mut self) {
-        self.scopes.push(Scope::default());
+        self.scopes.push(Scope { owner: self.func.index, ..Scope::default() });
     }
 
     /// Pops a scope, returning the locals it declared.

@@ -22,6 +22,15 @@ impl MethodBinder<'_> {
     /// Binds a statement list in the current scope. Local functions and labels are
     /// declared first (they are visible in the whole block).
     fn bind_stmt_list(&mut self, stmts: &[ast::Stmt]) -> Vec<BStmt> {
+        self.expect_locals(
+            stmts
+                .iter()
+                .filter_map(|s| match &s.kind {
+                    StmtKind::LocalVar(d) => Some(d.declarators.iter().map(|v| v.name.name.as_str())),
+                    _ => None,
+                })
+                .flatten(),
+        );
         let mut local_fns = Vec::new();
         for s in stmts {
             match &s.kind {

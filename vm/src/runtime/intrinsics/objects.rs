@@ -103,6 +103,9 @@ impl Vm {
     /// Equality the VM computes itself: values of primitive types by value, strings by
     /// content, structs field by field, decimals numerically, everything else by identity.
     pub fn values_equal(&self, a: Value, b: Value) -> bool {
+        if let (Value::I32(x), Value::I32(y)) = (a, b) {
+            return x == y;
+        }
         match (a, b) {
             (Value::F64(x), Value::F64(y)) => x == y || (x.is_nan() && y.is_nan()),
             (Value::F32(x), Value::F32(y)) => x == y || (x.is_nan() && y.is_nan()),
@@ -153,6 +156,7 @@ impl Vm {
                 _ => (r.0 as i32).wrapping_mul(0x9E37_79B1_u32 as i32),
             },
             Value::Type(t) => t.0 as i32,
+            Value::I32(i) => i,
             other => {
                 let i = other.as_i64().unwrap_or(0);
                 (i as i32) ^ ((i >> 32) as i32)
