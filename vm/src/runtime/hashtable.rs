@@ -22,6 +22,8 @@ pub struct HashTable {
     entries: Vec<Entry>,
     /// 1-based index of the first entry of each bucket (0 = empty).
     buckets: Vec<i32>,
+    /// `u64::MAX / buckets.len() + 1`: finds a hash's bucket without a division.
+    bucket_multiplier: u64,
     /// Entries in use or on the free list (`entries.len()` can be larger after a clear).
     count: i32,
     free_list: i32,
@@ -47,7 +49,7 @@ impl HashTable {
     }
 
     fn bucket_of(&self, hash: i32) -> usize {
-        (hash as u32 as usize) % self.buckets.len()
+        fast_mod(hash as u32, self.buckets.len() as u32, self.bucket_multiplier) as usize
     }
 
     /// The index of the entry whose key has `hash` and satisfies `eq`.
@@ -118,6 +120,8 @@ impl HashTable {
 
     fn resize(&mut self, size: usize) {
         self.buckets = vec![0; size];
+        self.bucket_multiplier = fast_mod_multiplier(size as u32);
+        self.entries.reserve_exact(size.saturating_sub(self.entries.len()));
         for i in 0..self.count as usize {
             if self.entries[i].next >= -1 {
                 let b = self.bucket_of(self.entries[i].hash);
@@ -191,6 +195,18 @@ impl HashTable {
     }
 }
 
+/// The multiplier [`fast_mod`] needs for `divisor` (not 0).
+fn fast_mod_multiplier(divisor: u32) -> u64 {
+    (u64::MAX / u64::from(divisor.max(1))).wrapping_add(1)
+}
+
+/// `value % divisor` without a division, as CoreLib's `HashHelpers.FastMod` (Lemire's
+/// method: exact for every 32-bit value and divisor).
+fn fast_mod(value: u32, divisor: u32, multiplier: u64) -> u32 {
+    let low = multiplier.wrapping_mul(u64::from(value));
+    ((u128::from(low) * u128::from(divisor)) >> 64) as u32
+}
+
 /// Bucket counts grow through primes roughly doubling, as `HashHelpers.ExpandPrime`.
 fn next_size(current: usize) -> usize {
     let mut n = (current * 2).max(3) | 1;
@@ -216,6 +232,16 @@ mod tests {
             i = j + 1;
         }
         out
+    }
+
+    #[test]
+    fn fast_mod_is_the_remainder() {
+        for divisor in [1u32, 3, 7, 17, 37, 1103, 1_048_583, 2_147_483_647, u32::MAX] {
+            let m = fast_mod_multiplier(divisor);
+            for value in [0u32, 1, 2, 3, 1000, 123_456_789, 2_147_483_647, 2_147_483_648, u32::MAX - 1, u32::MAX] {
+                assert_eq!(fast_mod(value, divisor, m), value % divisor, "{value} % {divisor}");
+            }
+        }
     }
 
     #[test]

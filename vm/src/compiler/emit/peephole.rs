@@ -35,7 +35,7 @@ impl Code<'_> {
 }
 
 /// Rounds of rewriting (each round can expose another pair).
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 6;
 
 /// Where each instruction of the code before the pass went: `new_pc[old_pc]` (a deleted
 /// instruction maps to the next one kept); one more entry maps the end of the code.
@@ -93,7 +93,7 @@ fn rewrite_once(f: &mut Code<'_>, meta: &Metadata) -> Vec<bool> {
                 continue;
             }
         }
-        if is_pure(&f.code[i]) && simple_dst(&f.code[i]).is_some_and(|d| !live.is_live_out(i, d)) {
+        if pure_dst(&f.code[i]).is_some_and(|d| !live.is_live_out(i, d)) {
             deleted[i] = true;
             i += 1;
             continue;
@@ -153,12 +153,21 @@ fn forward(f: &mut Code<'_>, meta: &Metadata, live: &Liveness, targets: &[bool],
     None
 }
 
-/// Instructions with no effect but writing their destination (and no way to throw).
-fn is_pure(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Move { .. } | Op::LoadNull { .. } | Op::LoadBool { .. } | Op::LoadI32 { .. } | Op::LoadConst { .. } | Op::LoadType { .. } | Op::ResolveType { .. }
-    )
+/// The destination of an instruction with no effect but writing it (and no way to throw):
+/// a dead one can go. A generic method's context is computed in its prologue whether or
+/// not the body reads it; unread, it goes too.
+fn pure_dst(op: &Op) -> Option<Reg> {
+    match *op {
+        Op::Move { .. }
+        | Op::LoadNull { .. }
+        | Op::LoadBool { .. }
+        | Op::LoadI32 { .. }
+        | Op::LoadConst { .. }
+        | Op::LoadType { .. }
+        | Op::ResolveType { .. } => simple_dst(op),
+        Op::ContextFromThis { dst, .. } => Some(dst),
+        _ => None,
+    }
 }
 
 /// Straight-line instructions that change no register but their destination (no calls,
