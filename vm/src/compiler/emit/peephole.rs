@@ -2,7 +2,9 @@
 //! tree emitter leaves behind, using the register liveness of `bytecode::liveness` (over
 //! jumps, jump tables, exception handlers and filters).
 //!
-//! Two rewrites, each on a pair of adjacent instructions whose second one no jump reaches:
+//! Dead pure writes go (a constant load, a copy, the generic context a method computes in
+//! its prologue, when nothing reads the register afterwards). Two rewrites, each on a
+//! pair of adjacent instructions whose second one no jump reaches:
 //! - `X -> rT; Move rV <- rT` becomes `X -> rV` when `rT` is dead afterwards (a call
 //!   result, an arithmetic result assigned to a local);
 //! - `Move rT <- rX; Y(rT)` becomes `Y(rX)` when `rT` is dead after `Y` (a copy of a local
