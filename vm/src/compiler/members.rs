@@ -149,6 +149,7 @@ impl Compiler {
             self.bind_intrinsic(id, &m.attributes, src);
             MethodSource::None
         } else if m.body.is_some() {
+            self.bind_fast_path(id, &m.attributes, src);
             MethodSource::Method { decl: m.clone(), scope: src.scope }
         } else {
             if !flags.has(Flags::ABSTRACT) && !is_interface {
@@ -189,6 +190,29 @@ impl Compiler {
                 let span = self.meta.method(id).span;
                 let code = if self.is_library(src.file) { "CSL9001" } else { "CS0626" };
                 self.error(src.file, span, code, format!("no intrinsic named '{name}' exists"));
+            }
+        }
+    }
+
+    /// Gives a library method with a body the fast path its `[Intrinsic("name")]` names
+    /// (see `runtime::intrinsics::fast_paths`); the user's methods get none.
+    fn bind_fast_path(&mut self, id: MethodId, attrs: &[ast::Attribute], src: &TypeDeclSource) {
+        let Some(attr) = attrs.iter().find(|a| attribute_name(a) == "Intrinsic") else { return };
+        if !self.is_library(src.file) {
+            return;
+        }
+        let name = attr.args.first().and_then(|arg| match &arg.value.kind {
+            ast::ExprKind::Literal(ast::Literal::String(s)) => Some(s.clone()),
+            _ => None,
+        });
+        match name.as_deref().and_then(crate::runtime::intrinsics::fast_paths::lookup) {
+            Some(f) => {
+                self.meta.methods[id.index()].flags.set(Flags::FAST_PATH);
+                self.meta.fast_paths.insert(id, f);
+            }
+            None => {
+                let span = self.meta.method(id).span;
+                self.error(src.file, span, "CSL9001", format!("no fast path named '{}' exists", name.unwrap_or_default()));
             }
         }
     }
@@ -398,9 +422,11 @@ impl Compiler {
                 self.explicit_impls.insert(m, i);
             }
         }
+        let attrs = accessor.map(|a| a.attributes.as_slice()).unwrap_or_default();
         if p.modifiers.has(Modifiers::EXTERN) {
-            let attrs = accessor.map(|a| a.attributes.clone()).unwrap_or_default();
-            self.bind_intrinsic(m, &attrs, src);
+            self.bind_intrinsic(m, attrs, src);
+        } else if accessor.is_some_and(|a| a.body.is_some()) {
+            self.bind_fast_path(m, attrs, src);
         }
         self.accessor_property.insert(m, pid);
         m

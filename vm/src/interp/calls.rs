@@ -3,8 +3,8 @@
 
 use super::{Flow, InvokeError};
 use crate::bytecode::Reg;
-use crate::metadata::{MethodBody, MethodId, TypeDefKind, TypeId, TypeKind};
-use crate::runtime::intrinsics::native_fn;
+use crate::metadata::{Flags, MethodBody, MethodId, TypeDefKind, TypeId, TypeKind};
+use crate::runtime::intrinsics::{fast_paths, native_fn};
 use crate::runtime::native::{ExceptionKind, NativeId, NativeResult};
 use crate::runtime::object::Obj;
 use crate::runtime::thread::{Frame, FrameKind, MAX_FRAMES};
@@ -92,6 +92,29 @@ impl Vm {
             let i = f.base as usize + dst.0 as usize;
             self.thread.regs[i] = v;
         }
+    }
+
+    /// A call of `method` with arguments from absolute register `base`, answered by the
+    /// method's fast path (`runtime::intrinsics::fast_paths`); `None` when it has none or
+    /// it declines, and the method's body is to run.
+    #[inline]
+    pub(super) fn try_fast_path(&mut self, method: MethodId, base: usize) -> Option<Value> {
+        if !self.meta.methods.get(method.index())?.flags.has(Flags::FAST_PATH) {
+            return None;
+        }
+        self.run_fast_path(method, base)
+    }
+
+    fn run_fast_path(&mut self, method: MethodId, base: usize) -> Option<Value> {
+        let func = fast_paths::fast_path_fn(*self.meta.fast_paths.get(&method)?)?;
+        let mut args = [Value::Null; 8];
+        let argc = self.meta.arg_count(method).min(args.len());
+        self.thread.ensure_regs(base + argc);
+        args[..argc].copy_from_slice(&self.thread.regs[base..base + argc]);
+        let v = func(self, &args[..argc])?;
+        let v = self.copy_struct(v);
+        self.maybe_collect();
+        Some(v)
     }
 
     pub(super) fn call_native(&mut self, n: NativeId, base: usize, argc: usize) -> NativeResult {

@@ -94,6 +94,9 @@ impl Flags {
     /// A classic-lowering async state machine (`<M>d__N`, `<<M>g__Local|0_0>d`): a struct
     /// in .NET (modeled so by `--stats`), an object in the VM.
     pub const STATE_MACHINE: u32 = 1 << 20;
+    /// A library method with a cs-lite body and a fast path (`[Intrinsic("name")]` on a
+    /// method that is not `extern`): see `Metadata::fast_paths`.
+    pub const FAST_PATH: u32 = 1 << 21;
 
     pub fn has(self, bit: u32) -> bool {
         self.0 & bit != 0
@@ -284,6 +287,8 @@ pub struct Metadata {
     pub kickoff_of: hashbrown::HashMap<MethodId, MethodId>,
     /// Attributes on the program's own types and methods.
     pub attributes: attributes::Attributes,
+    /// The fast path of each method flagged [`Flags::FAST_PATH`].
+    pub fast_paths: hashbrown::HashMap<MethodId, crate::runtime::intrinsics::fast_paths::FastPathId>,
 }
 
 impl Metadata {
@@ -299,6 +304,7 @@ impl Metadata {
             well_known: WellKnown::default(),
             kickoff_of: hashbrown::HashMap::new(),
             attributes: attributes::Attributes::default(),
+            fast_paths: hashbrown::HashMap::new(),
         }
     }
 

@@ -383,15 +383,20 @@ impl<'c> MethodBinder<'c> {
                 s
             }
             ast::Body::Expr(e) => {
+                // A block of its own, as `{ return e; }`: the `out var`s and pattern
+                // variables `e` declares are that block's locals.
+                self.push_scope();
                 let returns_void = self.func.async_result.unwrap_or(self.func.return_type) == TypeId::VOID;
-                if returns_void {
+                let stmt = if returns_void {
                     let ex = self.bind_expr_statement(e);
                     BStmt::new(SKind::Expr(ex), e.span)
                 } else {
                     let target = self.func.async_result.unwrap_or(self.func.return_type);
                     let v = self.bind_expr_to(e, target);
                     BStmt::new(SKind::Return(Some(v)), e.span)
-                }
+                };
+                let locals = self.pop_scope();
+                BStmt::new(SKind::Block { stmts: vec![stmt], locals }, e.span)
             }
         }
     }

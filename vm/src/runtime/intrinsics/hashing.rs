@@ -4,6 +4,7 @@
 use super::support::{arg, int_arg, nre};
 use crate::metadata::{TypeDefKind, TypeKind};
 use crate::runtime::hashtable::HashTable;
+use crate::runtime::heap::GcRef;
 use crate::runtime::native::{NativeData, NativeEntry, NativeError, NativeResult};
 use crate::runtime::object::Obj;
 use crate::runtime::types::TypeClass;
@@ -116,6 +117,71 @@ fn set_native(vm: &mut Vm, args: &[Value]) -> R {
         }
     }
     Ok(Value::Null)
+}
+
+/// Where `Dictionary<TKey, TValue>` keeps its table: the dictionary's `_index` field (a
+/// `HashIndex`), whose `Table` and `_native` fields are the storage and whether the VM
+/// hashes the keys itself. The slots are pinned by a test (`vm/tests/fast_paths.rs`).
+pub const DICTIONARY_INDEX_SLOT: usize = 0;
+pub const INDEX_TABLE_SLOT: usize = 0;
+pub const INDEX_NATIVE_SLOT: usize = 2;
+
+/// The table of a dictionary whose keys the VM hashes itself (`None` otherwise).
+fn native_table_of_dictionary(vm: &Vm, dictionary: Value) -> Option<GcRef> {
+    let field = |v: Value, slot: usize| match vm.heap.get(v.gc_ref()?) {
+        Some(Obj::Instance(i)) => i.fields.get(slot).copied(),
+        _ => None,
+    };
+    let index = field(dictionary, DICTIONARY_INDEX_SLOT)?;
+    if field(index, INDEX_NATIVE_SLOT)? != Value::Bool(true) {
+        return None;
+    }
+    field(index, INDEX_TABLE_SLOT)?.gc_ref()
+}
+
+fn native_table(vm: &Vm, table: GcRef) -> Option<&HashTable> {
+    match vm.heap.get(table) {
+        Some(Obj::Native(n)) => match n.as_ref() {
+            NativeData::HashTable(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `dictionary[key]` for a key the VM hashes: the value. A null or missing key is left to
+/// the indexer's body (which throws).
+pub fn dictionary_get_item(vm: &mut Vm, args: &[Value]) -> Option<Value> {
+    let key = *args.get(1)?;
+    if key.is_null() {
+        return None;
+    }
+    let table = native_table_of_dictionary(vm, *args.first()?)?;
+    let h = vm.value_hash(key);
+    let t = native_table(vm, table)?;
+    let i = t.find(h, |k| vm.values_equal(k, key))?;
+    Some(t.value_at(i))
+}
+
+/// `dictionary[key] = value` for a key the VM hashes: overwrites or adds (struct keys and
+/// values stored as copies). A null key is left to the indexer's body.
+pub fn dictionary_set_item(vm: &mut Vm, args: &[Value]) -> Option<Value> {
+    let (key, value) = (*args.get(1)?, *args.get(2)?);
+    if key.is_null() {
+        return None;
+    }
+    let table = native_table_of_dictionary(vm, *args.first()?)?;
+    let (key, value) = (vm.copy_struct(key), vm.copy_struct(value));
+    let h = vm.value_hash(key);
+    let found = native_table(vm, table)?.find(h, |k| vm.values_equal(k, key));
+    let t = table_mut(vm, Value::Ref(table)).ok()?;
+    match found {
+        Some(i) => t.set_value_at(i, value),
+        None => {
+            t.insert_new(h, key, value);
+        }
+    }
+    Some(Value::Null)
 }
 
 fn first_with_hash(vm: &mut Vm, args: &[Value]) -> R {

@@ -8,6 +8,7 @@ pub mod asyncs;
 pub mod bench;
 pub mod console;
 pub mod enums;
+pub mod fast_paths;
 pub mod files;
 pub mod format;
 pub mod frames;
