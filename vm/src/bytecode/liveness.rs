@@ -307,7 +307,10 @@ impl Effects {
                 e.uses.extend(range(first, count as usize));
                 e.defs.push(dst);
             }
-            Op::Call { method, base, dst } | Op::CallVirt { method, base, dst } | Op::CallAsync { method, base, dst } => {
+            Op::Call { method, base, dst }
+            | Op::CallFastPath { method, base, dst }
+            | Op::CallVirt { method, base, dst }
+            | Op::CallAsync { method, base, dst } => {
                 e.uses.extend(range(base, f.call_arity(meta, method)));
                 e.defs.push(dst);
             }

@@ -224,6 +224,10 @@ pub enum Op {
     /// Calls `method` non-virtually. Arguments (receiver first) are in `base..`; the callee's
     /// frame starts at `base`. `dst <-` the return value.
     Call { method: MethodId, base: Reg, dst: Reg },
+    /// As `Call`, for a library method with a fast path (`[Intrinsic("name")]` on a method
+    /// with a body, see `runtime::intrinsics::fast_paths`): the fast path answers, or, when
+    /// it declines, the method's body runs as for `Call`.
+    CallFastPath { method: MethodId, base: Reg, dst: Reg },
     /// Calls `method` virtually: through the vtable of the receiver in `base`, or through its
     /// interface map for interface methods. Throws `NullReferenceException`.
     CallVirt { method: MethodId, base: Reg, dst: Reg },

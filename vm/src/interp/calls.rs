@@ -3,7 +3,7 @@
 
 use super::{Flow, InvokeError};
 use crate::bytecode::Reg;
-use crate::metadata::{Flags, MethodBody, MethodId, TypeDefKind, TypeId, TypeKind};
+use crate::metadata::{MethodBody, MethodId, TypeDefKind, TypeId, TypeKind};
 use crate::runtime::intrinsics::{fast_paths, native_fn};
 use crate::runtime::native::{ExceptionKind, NativeId, NativeResult};
 use crate::runtime::object::Obj;
@@ -97,15 +97,7 @@ impl Vm {
     /// A call of `method` with arguments from absolute register `base`, answered by the
     /// method's fast path (`runtime::intrinsics::fast_paths`); `None` when it has none or
     /// it declines, and the method's body is to run.
-    #[inline]
     pub(super) fn try_fast_path(&mut self, method: MethodId, base: usize) -> Option<Value> {
-        if !self.meta.methods.get(method.index())?.flags.has(Flags::FAST_PATH) {
-            return None;
-        }
-        self.run_fast_path(method, base)
-    }
-
-    fn run_fast_path(&mut self, method: MethodId, base: usize) -> Option<Value> {
         let func = fast_paths::fast_path_fn(*self.meta.fast_paths.get(&method)?)?;
         let mut args = [Value::Null; 8];
         let argc = self.meta.arg_count(method).min(args.len());

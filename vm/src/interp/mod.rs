@@ -671,13 +671,20 @@ impl Vm {
 
                 Op::Call { method, base: b, dst } => {
                     save_pc!();
-                    if let Some(v) = self.try_fast_path(method, base + b.0 as usize) {
-                        r!(dst) = v;
-                        continue;
-                    }
                     match self.enter_bytecode(method, base + b.0 as usize, dst) {
                         Some(callee) => switch_to!(callee),
                         None => return self.call(method, base + b.0 as usize, dst, pc as u32 - 1),
+                    }
+                }
+                Op::CallFastPath { method, base: b, dst } => {
+                    save_pc!();
+                    if let Some(v) = self.try_fast_path(method, base + b.0 as usize) {
+                        r!(dst) = v;
+                    } else {
+                        match self.enter_bytecode(method, base + b.0 as usize, dst) {
+                            Some(callee) => switch_to!(callee),
+                            None => return self.call(method, base + b.0 as usize, dst, pc as u32 - 1),
+                        }
                     }
                 }
                 Op::CallVirt { method, base: b, dst } => {
@@ -689,10 +696,6 @@ impl Vm {
                         return Err(InvokeError::Fatal(format!("no implementation of {} for the receiver", self.meta.method(method).name)));
                     };
                     save_pc!();
-                    if let Some(v) = self.try_fast_path(target, base + b.0 as usize) {
-                        r!(dst) = v;
-                        continue;
-                    }
                     match self.enter_bytecode(target, base + b.0 as usize, dst) {
                         Some(callee) => switch_to!(callee),
                         None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),

@@ -6,7 +6,7 @@ use super::closures::LocalLoc;
 use super::FnBuilder;
 use crate::bytecode::{ConstIdx, NumKind, Op, Reg, Target};
 use crate::compiler::bound::*;
-use crate::metadata::{Constant, MethodBody, MethodId, TypeId, TypeKind};
+use crate::metadata::{Constant, Flags, MethodBody, MethodId, TypeId, TypeKind};
 use crate::runtime::value::Value;
 
 /// How a type operand reaches an instruction: known at compile time, or computed from the
@@ -931,6 +931,10 @@ impl FnBuilder<'_> {
             }
             _ if is_virtual => {
                 self.emit(Op::CallVirt { method, base, dst: base });
+            }
+            _ if md.flags.has(Flags::FAST_PATH) => {
+                self.emit_type_init_before_call(method, owner);
+                self.emit(Op::CallFastPath { method, base, dst: base });
             }
             _ => {
                 self.emit_type_init_before_call(method, owner);

@@ -175,7 +175,10 @@ fn pure_dst(op: &Op) -> Option<Reg> {
 /// Straight-line instructions that change no register but their destination (no calls,
 /// whose frames reuse the registers above their base; no control flow).
 fn is_plain(op: &Op) -> bool {
-    let call = matches!(op, Op::Call { .. } | Op::CallVirt { .. } | Op::CallNative { .. } | Op::CallDelegate { .. } | Op::MakeGenerator { .. });
+    let call = matches!(
+        op,
+        Op::Call { .. } | Op::CallFastPath { .. } | Op::CallVirt { .. } | Op::CallNative { .. } | Op::CallDelegate { .. } | Op::MakeGenerator { .. }
+    );
     let store = matches!(op, Op::StoreField { .. } | Op::StoreElem { .. } | Op::StoreStatic { .. } | Op::StoreStaticDyn { .. } | Op::StoreRef { .. });
     store || (simple_dst(op).is_some() && !call)
 }
@@ -327,6 +330,7 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::Concat { dst, .. }
         | Op::FormatValue { dst, .. }
         | Op::Call { dst, .. }
+        | Op::CallFastPath { dst, .. }
         | Op::CallVirt { dst, .. }
         | Op::CallNative { dst, .. }
         | Op::CallDelegate { dst, .. }
