@@ -180,40 +180,43 @@ impl Vm {
     }
 
     /// [`Vm::concat_regs`] when some parts are integers: each integer is written as its
-    /// `ToString()` would print it in the current culture. The text is built in the VM's
-    /// scratch buffer and then copied into an exact-size string.
+    /// `ToString()` would print it in the current culture.
     fn concat_with_integers(&mut self, first: usize, count: usize) -> Result<Value, NativeError> {
         let plain_minus = self.current_number_format().negative_sign == "-";
-        let mut out = std::mem::take(&mut self.text_scratch);
-        out.clear();
-        for i in first..first + count {
-            let part = self.thread.regs[i];
-            match plain_integer(part) {
-                Some(n) if plain_minus => write_decimal(&mut out, n),
-                Some(_) => match self.format_value(part, None) {
-                    Ok(text) => out.extend_from_slice(self.str_units(text).unwrap_or_default()),
-                    Err(e) => {
-                        self.text_scratch = out;
-                        return Err(e);
+        self.build_string(|vm, out| {
+            for i in first..first + count {
+                let part = vm.thread.regs[i];
+                match plain_integer(part) {
+                    Some(n) if plain_minus => write_decimal(out, n),
+                    Some(_) => {
+                        let text = vm.format_value(part, None)?;
+                        out.extend_from_slice(vm.str_units(text).unwrap_or_default());
                     }
-                },
-                None => out.extend_from_slice(self.str_units(part).unwrap_or_default()),
+                    None => out.extend_from_slice(vm.str_units(part).unwrap_or_default()),
+                }
             }
-        }
-        let made = self.alloc_utf16_slice(&out);
-        self.text_scratch = out;
-        Ok(made)
+            Ok(())
+        })
     }
 
+    /// A new string that `write` appends to an empty buffer (the VM's scratch buffer, kept
+    /// between uses, so building allocates only the exact-size result).
+    fn build_string(&mut self, write: impl FnOnce(&mut Vm, &mut Vec<u16>) -> Result<(), NativeError>) -> Result<Value, NativeError> {
+        let mut out = std::mem::take(&mut self.text_scratch);
+        out.clear();
+        let made = write(self, &mut out).map(|()| self.alloc_utf16_slice(&out));
+        self.text_scratch = out;
+        made
+    }
+
+    /// `value.ToString(format)` for values the VM formats itself.
     pub(super) fn format_value(&mut self, v: Value, format: Option<Value>) -> Result<Value, NativeError> {
         if format.is_none() && self.current_number_format().negative_sign == "-" {
             if let Some(i) = plain_integer(v) {
-                let mut units = std::mem::take(&mut self.text_scratch);
-                units.clear();
-                write_decimal(&mut units, i);
-                let made = self.alloc_utf16_slice(&units);
-                self.text_scratch = units;
-                return Ok(made);
+                return self.build_string(|_, out| {
+                    write_decimal(out, i);
+                    Ok(())
+                });
             }
         }
         let fmt = match format {

@@ -68,7 +68,7 @@ pub struct Vm {
     /// Interned string literals (also GC roots).
     pub literals: HashMap<String, GcRef>,
     /// Where string-building instructions assemble text before copying it into an
-    /// exact-size string (kept between uses, so building allocates only the result).
+    /// exact-size string (`Vm::build_string`).
     pub text_scratch: Vec<u16>,
     pub exception_layout: ExceptionLayout,
     pub options: VmOptions,
