@@ -100,10 +100,8 @@ impl Vm {
     pub(super) fn try_fast_path(&mut self, method: MethodId, base: usize) -> Option<Value> {
         let func = fast_paths::fast_path_fn(*self.meta.fast_paths.get(&method)?)?;
         let mut args = [Value::Null; 8];
-        let argc = self.meta.arg_count(method).min(args.len());
-        self.thread.ensure_regs(base + argc);
-        args[..argc].copy_from_slice(&self.thread.regs[base..base + argc]);
-        let v = func(self, &args[..argc])?;
+        let args = self.native_args(base, self.meta.arg_count(method), &mut args);
+        let v = func(self, args)?;
         let v = self.copy_struct(v);
         self.maybe_collect();
         Some(v)
@@ -111,12 +109,20 @@ impl Vm {
 
     pub(super) fn call_native(&mut self, n: NativeId, base: usize, argc: usize) -> NativeResult {
         let mut args = [Value::Null; 8];
-        let argc = argc.min(8);
-        self.thread.ensure_regs(base + argc);
-        args[..argc].copy_from_slice(&self.thread.regs[base..base + argc]);
+        let args = self.native_args(base, argc, &mut args);
         // A struct an intrinsic hands out may live in its storage (a dictionary entry):
         // the caller gets its own copy, as value semantics require.
-        native_fn(n)(self, &args[..argc]).map(|v| self.copy_struct(v))
+        native_fn(n)(self, args).map(|v| self.copy_struct(v))
+    }
+
+    /// Copies the `argc` (at most 8) argument registers from absolute register `base` into
+    /// `args`, for an intrinsic (which gets the VM too, so not the registers themselves).
+    #[inline]
+    fn native_args<'a>(&mut self, base: usize, argc: usize, args: &'a mut [Value; 8]) -> &'a [Value] {
+        let argc = argc.min(args.len());
+        self.thread.ensure_regs(base + argc);
+        args[..argc].copy_from_slice(&self.thread.regs[base..base + argc]);
+        &args[..argc]
     }
 
     /// The intrinsics that push a frame instead of returning: iterator `MoveNext` and

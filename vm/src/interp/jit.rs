@@ -64,20 +64,20 @@ impl Vm {
     /// The current thread calls `f`, which is not compiled yet: returns whether it now
     /// waits for the JIT (false where it cannot give up the CPU; `f` counts as compiled).
     pub(super) fn compile_function(&mut self, f: FunctionId) -> bool {
-        let Some(&at) = self.jit.functions_compiled_at.get(f.0 as usize) else { return false };
-        let (ready, waits) = self.wait_for_jit(at);
-        if let Some(slot) = self.jit.functions_compiled_at.get_mut(f.0 as usize) {
-            *slot = ready;
-        }
-        waits
+        self.compile(|jit| &mut jit.functions_compiled_at, f.0 as usize)
     }
 
     /// The current thread creates a `ty` whose constructor is not compiled yet, as
     /// [`Vm::compile_function`].
     pub(super) fn compile_constructor(&mut self, ty: TypeId) -> bool {
-        let Some(&at) = self.jit.constructors_compiled_at.get(ty.0 as usize) else { return false };
+        self.compile(|jit| &mut jit.constructors_compiled_at, ty.0 as usize)
+    }
+
+    /// Compiles entry `i` of one of the [`JitState`] tables; as [`Vm::compile_function`].
+    fn compile(&mut self, table: fn(&mut JitState) -> &mut Vec<i64>, i: usize) -> bool {
+        let Some(&at) = table(&mut self.jit).get(i) else { return false };
         let (ready, waits) = self.wait_for_jit(at);
-        if let Some(slot) = self.jit.constructors_compiled_at.get_mut(ty.0 as usize) {
+        if let Some(slot) = table(&mut self.jit).get_mut(i) {
             *slot = ready;
         }
         waits

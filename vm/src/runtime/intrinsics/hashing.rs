@@ -4,7 +4,6 @@
 use super::support::{arg, int_arg, nre};
 use crate::metadata::{TypeDefKind, TypeKind};
 use crate::runtime::hashtable::HashTable;
-use crate::runtime::heap::GcRef;
 use crate::runtime::native::{NativeData, NativeEntry, NativeError, NativeResult};
 use crate::runtime::object::Obj;
 use crate::runtime::types::TypeClass;
@@ -90,11 +89,29 @@ impl Vm {
 }
 
 fn find_native(vm: &mut Vm, args: &[Value]) -> R {
-    let key = arg(args, 1);
-    let h = vm.value_hash(key);
-    let t = table(vm, arg(args, 0))?;
-    let found = t.find(h, |k| vm.values_equal(k, key));
+    let (_, found) = find_native_entry(vm, arg(args, 0), arg(args, 1))?;
     Ok(Value::I32(found.map_or(-1, |i| i as i32)))
+}
+
+/// The table, and the entry of a natively hashed `key` in it.
+fn find_native_entry(vm: &Vm, table_ref: Value, key: Value) -> Result<(&HashTable, Option<usize>), NativeError> {
+    let h = vm.value_hash(key);
+    let t = table(vm, table_ref)?;
+    Ok((t, t.find(h, |k| vm.values_equal(k, key))))
+}
+
+/// `table[key] = value` for a natively hashed key: overwrites or adds.
+fn store_native(vm: &mut Vm, table_ref: Value, key: Value, value: Value) -> Result<(), NativeError> {
+    let h = vm.value_hash(key);
+    let found = table(vm, table_ref)?.find(h, |k| vm.values_equal(k, key));
+    let t = table_mut(vm, table_ref)?;
+    match found {
+        Some(i) => t.set_value_at(i, value),
+        None => {
+            t.insert_new(h, key, value);
+        }
+    }
+    Ok(())
 }
 
 fn add_native(vm: &mut Vm, args: &[Value]) -> R {
@@ -106,16 +123,7 @@ fn add_native(vm: &mut Vm, args: &[Value]) -> R {
 
 /// `dictionary[key] = value` for a natively hashed key: overwrites or adds.
 fn set_native(vm: &mut Vm, args: &[Value]) -> R {
-    let (key, value) = (arg(args, 1), arg(args, 2));
-    let h = vm.value_hash(key);
-    let found = table(vm, arg(args, 0))?.find(h, |k| vm.values_equal(k, key));
-    let t = table_mut(vm, arg(args, 0))?;
-    match found {
-        Some(i) => t.set_value_at(i, value),
-        None => {
-            t.insert_new(h, key, value);
-        }
-    }
+    store_native(vm, arg(args, 0), arg(args, 1), arg(args, 2))?;
     Ok(Value::Null)
 }
 
@@ -127,7 +135,7 @@ pub const INDEX_TABLE_SLOT: usize = 0;
 pub const INDEX_NATIVE_SLOT: usize = 2;
 
 /// The table of a dictionary whose keys the VM hashes itself (`None` otherwise).
-fn native_table_of_dictionary(vm: &Vm, dictionary: Value) -> Option<GcRef> {
+fn native_table_of_dictionary(vm: &Vm, dictionary: Value) -> Option<Value> {
     let field = |v: Value, slot: usize| match vm.heap.get(v.gc_ref()?) {
         Some(Obj::Instance(i)) => i.fields.get(slot).copied(),
         _ => None,
@@ -136,17 +144,7 @@ fn native_table_of_dictionary(vm: &Vm, dictionary: Value) -> Option<GcRef> {
     if field(index, INDEX_NATIVE_SLOT)? != Value::Bool(true) {
         return None;
     }
-    field(index, INDEX_TABLE_SLOT)?.gc_ref()
-}
-
-fn native_table(vm: &Vm, table: GcRef) -> Option<&HashTable> {
-    match vm.heap.get(table) {
-        Some(Obj::Native(n)) => match n.as_ref() {
-            NativeData::HashTable(t) => Some(t),
-            _ => None,
-        },
-        _ => None,
-    }
+    field(index, INDEX_TABLE_SLOT)
 }
 
 /// `dictionary[key]` for a key the VM hashes: the value. A null or missing key is left to
@@ -156,11 +154,9 @@ pub fn dictionary_get_item(vm: &mut Vm, args: &[Value]) -> Option<Value> {
     if key.is_null() {
         return None;
     }
-    let table = native_table_of_dictionary(vm, *args.first()?)?;
-    let h = vm.value_hash(key);
-    let t = native_table(vm, table)?;
-    let i = t.find(h, |k| vm.values_equal(k, key))?;
-    Some(t.value_at(i))
+    let table_ref = native_table_of_dictionary(vm, *args.first()?)?;
+    let (t, found) = find_native_entry(vm, table_ref, key).ok()?;
+    Some(t.value_at(found?))
 }
 
 /// `dictionary[key] = value` for a key the VM hashes: overwrites or adds (struct keys and
@@ -170,17 +166,9 @@ pub fn dictionary_set_item(vm: &mut Vm, args: &[Value]) -> Option<Value> {
     if key.is_null() {
         return None;
     }
-    let table = native_table_of_dictionary(vm, *args.first()?)?;
+    let table_ref = native_table_of_dictionary(vm, *args.first()?)?;
     let (key, value) = (vm.copy_struct(key), vm.copy_struct(value));
-    let h = vm.value_hash(key);
-    let found = native_table(vm, table)?.find(h, |k| vm.values_equal(k, key));
-    let t = table_mut(vm, Value::Ref(table)).ok()?;
-    match found {
-        Some(i) => t.set_value_at(i, value),
-        None => {
-            t.insert_new(h, key, value);
-        }
-    }
+    store_native(vm, table_ref, key, value).ok()?;
     Some(Value::Null)
 }
 
