@@ -191,8 +191,13 @@ pub enum Op {
     NewArrayMulti { dst: Reg, ty: TypeId, dims: Reg },
     /// `dst <- arr[index]`. Throws `NullReferenceException`, `IndexOutOfRangeException`.
     LoadElem { dst: Reg, arr: Reg, index: Reg },
-    /// `arr[index] <- src`. Throws like `LoadElem`, and `ArrayTypeMismatchException`.
+    /// `arr[index] <- src` where the array's element type is exactly the static one (a
+    /// value type, a sealed class, a fresh array). Throws like `LoadElem`.
     StoreElem { arr: Reg, index: Reg, src: Reg },
+    /// As `StoreElem` into an array that may be covariant (`object[] o = new string[1]`):
+    /// throws `ArrayTypeMismatchException` when `src` is not an instance of the array's
+    /// run-time element type.
+    StoreElemChecked { arr: Reg, index: Reg, src: Reg },
     /// `dst <- arr[i0, i1, ...]` with the indexes in `indexes..indexes+rank`.
     LoadElemMulti { dst: Reg, arr: Reg, indexes: Reg },
     /// `arr[i0, i1, ...] <- src`.

@@ -596,6 +596,12 @@ impl Vm {
                         throw_kind!(kind);
                     }
                 }
+                Op::StoreElemChecked { arr, index, src } => {
+                    let v = r!(src);
+                    if let Err(kind) = self.store_elem_checked(r!(arr), r!(index), v) {
+                        throw_kind!(kind);
+                    }
+                }
                 Op::LoadElemMulti { dst, arr, indexes } => {
                     let a = r!(arr);
                     let rank = self.array_rank(a);
@@ -610,7 +616,7 @@ impl Vm {
                     let v = r!(src);
                     let rank = self.array_rank(a);
                     let idx: Vec<Value> = (0..rank).map(|i| r!(Reg(indexes.0 + i))).collect();
-                    if let Err(kind) = self.multi_index(a, &idx).and_then(|i| self.store_elem(a, Value::I32(i as i32), v)) {
+                    if let Err(kind) = self.multi_index(a, &idx).and_then(|i| self.store_elem_checked(a, Value::I32(i as i32), v)) {
                         throw_kind!(kind);
                     }
                 }

@@ -570,8 +570,10 @@ impl FnBuilder<'_> {
                     many => many,
                 };
                 let v = self.emit_value(value);
+                let exact = self.elements_are_exact(array.ty);
                 match idx {
-                    Indices::One(i) => self.emit(Op::StoreElem { arr: a, index: i, src: v }),
+                    Indices::One(i) if exact => self.emit(Op::StoreElem { arr: a, index: i, src: v }),
+                    Indices::One(i) => self.emit(Op::StoreElemChecked { arr: a, index: i, src: v }),
                     Indices::Many(first) => self.emit(Op::StoreElemMulti { arr: a, indexes: first, src: v }),
                 };
                 v
@@ -1081,6 +1083,20 @@ impl FnBuilder<'_> {
             self.emit_into(s, r);
         }
         self.emit(Op::NewArrayMulti { dst, ty, dims: first });
+    }
+
+    /// Whether an array of static type `array_ty` holds exactly its static element type, so
+    /// a store needs no covariance check: elements of a value type or a sealed class
+    /// without variant type parameters (arrays of them cannot be viewed as arrays of
+    /// another element type).
+    fn elements_are_exact(&self, array_ty: TypeId) -> bool {
+        let meta = &self.c.meta;
+        let Some((elem, _)) = meta.types.array_elem(array_ty) else { return false };
+        let sealed_invariant = |d: crate::metadata::TypeDefId| {
+            let def = meta.type_def(d);
+            def.flags.has(crate::metadata::Flags::SEALED) && def.type_params.iter().all(|p| p.variance == 0)
+        };
+        meta.is_value_type(elem) || meta.types.def_of(elem).is_some_and(sealed_invariant)
     }
 
     fn emit_array_literal(&mut self, ty: TypeId, elems: &[BExpr], dst: Reg) {

@@ -179,7 +179,10 @@ fn is_plain(op: &Op) -> bool {
         op,
         Op::Call { .. } | Op::CallFastPath { .. } | Op::CallVirt { .. } | Op::CallNative { .. } | Op::CallDelegate { .. } | Op::MakeGenerator { .. }
     );
-    let store = matches!(op, Op::StoreField { .. } | Op::StoreElem { .. } | Op::StoreStatic { .. } | Op::StoreStaticDyn { .. } | Op::StoreRef { .. });
+    let store = matches!(
+        op,
+        Op::StoreField { .. } | Op::StoreElem { .. } | Op::StoreElemChecked { .. } | Op::StoreStatic { .. } | Op::StoreStaticDyn { .. } | Op::StoreRef { .. }
+    );
     store || (simple_dst(op).is_some() && !call)
 }
 
@@ -425,7 +428,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
             swap(arr);
             swap(index);
         }
-        Op::StoreElem { arr, index, src } => {
+        Op::StoreElem { arr, index, src } | Op::StoreElemChecked { arr, index, src } => {
             swap(arr);
             swap(index);
             swap(src);
