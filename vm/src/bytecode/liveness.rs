@@ -279,7 +279,7 @@ impl Effects {
             Op::NewDyn { dst, ty } | Op::DefaultDyn { dst, ty } => e.un(dst, ty),
             Op::LoadField { dst, obj, .. } | Op::MakeRefField { dst, obj, .. } => e.un(dst, obj),
             Op::StoreField { obj, src, .. } => e.uses.extend([obj, src]),
-            Op::LoadStaticDyn { dst, ty, .. } => e.un(dst, ty),
+            Op::LoadStaticDyn { dst, ty, .. } | Op::MakeRefStaticDyn { dst, ty, .. } => e.un(dst, ty),
             Op::StoreStaticDyn { ty, src, .. } => e.uses.extend([ty, src]),
             Op::NewArray { dst, len, .. } => e.un(dst, len),
             Op::NewArrayDyn { dst, ty, len } => e.bin(dst, ty, len),

@@ -212,6 +212,8 @@ pub enum Op {
     MakeRefElem { dst: Reg, arr: Reg, index: Reg },
     /// `dst <-` a reference to static `field` of `ty` (runs its static constructor).
     MakeRefStatic { dst: Reg, ty: TypeId, field: FieldId },
+    /// `dst <-` a reference to static `field` of the run-time type in `ty` (generic types).
+    MakeRefStaticDyn { dst: Reg, ty: Reg, field: FieldId },
     /// `dst <- *r` (read through a reference).
     LoadRef { dst: Reg, r: Reg },
     /// `*r <- src` (write through a reference).

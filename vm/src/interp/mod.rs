@@ -655,6 +655,20 @@ impl Vm {
                     let v = self.make_ref(crate::runtime::object::RefTarget::Static(ty, slot));
                     r!(dst) = v;
                 }
+                Op::MakeRefStaticDyn { dst, ty, field } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "MakeRefStaticDyn")) };
+                    if self.needs_type_init(t) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(t) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                    let slot = self.meta.field(field).slot;
+                    let v = self.make_ref(crate::runtime::object::RefTarget::Static(t, slot));
+                    r!(dst) = v;
+                }
                 Op::LoadRef { dst, r } => match self.read_ref(r!(r)) {
                     Some(v) => r!(dst) = v,
                     None => throw_kind!(ExceptionKind::NullReference),

@@ -1032,11 +1032,10 @@ impl FnBuilder<'_> {
                 self.emit(Op::MakeRefField { dst, obj, slot });
             }
             BKind::Field { receiver: None, field, owner } => {
-                let ty = match self.type_operand(*owner) {
-                    TypeOperand::Closed(t) => t,
-                    TypeOperand::Reg(_) => *owner,
+                match self.type_operand(*owner) {
+                    TypeOperand::Closed(ty) => self.emit(Op::MakeRefStatic { dst, ty, field: *field }),
+                    TypeOperand::Reg(ty) => self.emit(Op::MakeRefStaticDyn { dst, ty, field: *field }),
                 };
-                self.emit(Op::MakeRefStatic { dst, ty, field: *field });
             }
             BKind::Elem { array, indices } => {
                 let a = self.emit_value(array);

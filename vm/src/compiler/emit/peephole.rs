@@ -329,6 +329,7 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::MakeRefField { dst, .. }
         | Op::MakeRefElem { dst, .. }
         | Op::MakeRefStatic { dst, .. }
+        | Op::MakeRefStaticDyn { dst, .. }
         | Op::LoadRef { dst, .. }
         | Op::Concat { dst, .. }
         | Op::FormatValue { dst, .. }
@@ -446,7 +447,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
         }
         Op::ResolveType { ctx, .. } => swap(ctx),
         Op::NewDyn { ty, .. } | Op::DefaultDyn { ty, .. } => swap(ty),
-        Op::LoadStaticDyn { ty, .. } => swap(ty),
+        Op::LoadStaticDyn { ty, .. } | Op::MakeRefStaticDyn { ty, .. } => swap(ty),
         Op::StoreStaticDyn { ty, src, .. } => {
             swap(ty);
             swap(src);
