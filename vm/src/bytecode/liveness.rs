@@ -328,7 +328,7 @@ impl Effects {
                 e.defs.push(dst);
             }
             Op::NewDelegate { dst, .. } | Op::NewDelegateVirt { dst, .. } => e.bin(dst, dst, dst),
-            Op::SetDelegateContext { delegate, ctx } => e.uses.extend([delegate, ctx]),
+            Op::SetDelegateContext { delegate, ctx } | Op::SetDelegateType { delegate, ty: ctx } => e.uses.extend([delegate, ctx]),
             Op::TypeTestDyn { dst, src, ty } | Op::CastClassDyn { dst, src, ty } | Op::BoxDyn { dst, src, ty } => e.bin(dst, src, ty),
             Op::MakeGenerator { dst, ty, args, count, .. } => {
                 e.uses.push(ty);

@@ -258,6 +258,10 @@ pub enum Op {
     /// Gives the delegate just created in `delegate` the generic context in `ctx`, which
     /// its method receives as its hidden last argument on every invocation.
     SetDelegateContext { delegate: Reg, ctx: Reg },
+    /// Gives the delegate just created in `delegate` the run-time type in `ty`: a delegate
+    /// made in generic code has its closed type (`Func<int>` for `Func<T>`), so type
+    /// tests, casts and `GetType()` see it.
+    SetDelegateType { delegate: Reg, ty: Reg },
 
     // ---- type tests and boxing -----------------------------------------------------------
     /// `dst <- src is ty` (a bool).

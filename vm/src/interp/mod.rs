@@ -782,6 +782,7 @@ impl Vm {
                     }
                 }
                 Op::SetDelegateContext { delegate, ctx } => self.set_delegate_context(r!(delegate), r!(ctx)),
+                Op::SetDelegateType { delegate, ty } => self.set_delegate_type(r!(delegate), r!(ty)),
 
                 Op::TypeTest { dst, src, ty } => {
                     let b = self.is_instance(r!(src), ty);

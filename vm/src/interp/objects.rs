@@ -262,6 +262,14 @@ impl Vm {
         }
     }
 
+    /// Gives the delegate `delegate` its closed run-time type (a type handle in `ty`).
+    pub(super) fn set_delegate_type(&mut self, delegate: Value, ty: Value) {
+        let Value::Type(closed) = ty else { return };
+        if let Some(Obj::Delegate(d)) = delegate.gc_ref().and_then(|r| self.heap.get_mut(r)) {
+            d.ty = closed;
+        }
+    }
+
     /// `(object)v` for a value of value type `ty`: enums get their type tag, structs are
     /// copied, primitives are already self-describing.
     pub(super) fn box_value(&mut self, v: Value, ty: TypeId) -> Value {

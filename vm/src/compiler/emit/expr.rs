@@ -174,6 +174,7 @@ impl FnBuilder<'_> {
                 if self.c.method_takes_context(*method) {
                     self.emit_delegate_context(dst, *method, *owner, type_args);
                 }
+                self.emit_delegate_type(dst, e.ty);
             }
             BKind::Closure(id) => {
                 let env = self.shared.nested_env.get(id).cloned().unwrap_or_else(|| self.nested_env_here(*id));
@@ -187,6 +188,7 @@ impl FnBuilder<'_> {
                 let method = self.shared.nested[id.0 as usize].method;
                 let ty = self.closed_or_erased(e.ty);
                 self.emit(Op::NewDelegate { dst, ty, method });
+                self.emit_delegate_type(dst, e.ty);
             }
             BKind::CallNested { nested, args } => {
                 let env = self.shared.nested_env.get(nested).cloned().unwrap_or_else(|| self.nested_env_here(*nested));
@@ -978,6 +980,16 @@ impl FnBuilder<'_> {
         let ctx = self.alloc_reg();
         self.emit_callee_context(method, owner, type_args, ctx);
         self.emit(Op::SetDelegateContext { delegate, ctx });
+        self.free_to(m);
+    }
+
+    /// In generic code, gives the delegate just made in `delegate` its closed type `ty`
+    /// (nothing to do when `ty` is closed: `NewDelegate` named it).
+    fn emit_delegate_type(&mut self, delegate: Reg, ty: TypeId) {
+        let m = self.mark();
+        if let TypeOperand::Reg(ty) = self.type_operand(ty) {
+            self.emit(Op::SetDelegateType { delegate, ty });
+        }
         self.free_to(m);
     }
 
