@@ -289,6 +289,7 @@ impl Effects {
                 e.defs.push(dst);
             }
             Op::LoadElem { dst, arr, index } | Op::MakeRefElem { dst, arr, index } => e.bin(dst, arr, index),
+            Op::CheckElemTypeExact { arr, .. } => e.uses.push(arr),
             Op::StoreElem { arr, index, src } | Op::StoreElemChecked { arr, index, src } => e.uses.extend([arr, index, src]),
             // The rank comes from the array at run time: every register from the indexes on.
             Op::LoadElemMulti { dst, arr, indexes } => {

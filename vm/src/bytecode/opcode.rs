@@ -210,6 +210,10 @@ pub enum Op {
     MakeRefField { dst: Reg, obj: Reg, slot: u16 },
     /// `dst <-` a reference to `arr[index]`. Throws like `LoadElem`.
     MakeRefElem { dst: Reg, arr: Reg, index: Reg },
+    /// Before a `MakeRefElem` into an array that may be covariant: throws
+    /// `ArrayTypeMismatchException` unless the array's run-time element type is exactly
+    /// `ty` (a reference could store any `ty` into it), as CoreCLR's `ldelema` does.
+    CheckElemTypeExact { arr: Reg, ty: TypeId },
     /// `dst <-` a reference to static `field` of `ty` (runs its static constructor).
     MakeRefStatic { dst: Reg, ty: TypeId, field: FieldId },
     /// `dst <-` a reference to static `field` of the run-time type in `ty` (generic types).
@@ -362,6 +366,7 @@ impl Op {
             | Op::NewArray { ty, .. }
             | Op::NewArrayMulti { ty, .. }
             | Op::MakeRefStatic { ty, .. }
+            | Op::CheckElemTypeExact { ty, .. }
             | Op::NewDelegate { ty, .. }
             | Op::NewDelegateVirt { ty, .. }
             | Op::TypeTest { ty, .. }

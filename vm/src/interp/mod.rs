@@ -642,6 +642,11 @@ impl Vm {
                     let v = self.make_ref(crate::runtime::object::RefTarget::Elem(o, i as u32));
                     r!(dst) = v;
                 }
+                Op::CheckElemTypeExact { arr, ty } => {
+                    if !self.elem_type_is(r!(arr), ty) {
+                        throw_kind!(ExceptionKind::ArrayTypeMismatch);
+                    }
+                }
                 Op::MakeRefStatic { dst, ty, field } => {
                     if self.needs_type_init(ty) {
                         pc -= 1;

@@ -176,6 +176,13 @@ impl Vm {
         !matches!(self.type_class(elem), TypeClass::Reference | TypeClass::String) || self.is_instance(v, elem)
     }
 
+    /// Whether the array `arr` has exactly the element type `elem` (`true` for anything
+    /// else: a null array throws where it is used).
+    pub(super) fn elem_type_is(&self, arr: Value, elem: TypeId) -> bool {
+        let Some(Obj::Array(a)) = arr.gc_ref().and_then(|r| self.heap.get(r)) else { return true };
+        self.meta.types.array_elem(a.ty).is_none_or(|(e, _)| e == elem)
+    }
+
     pub(super) fn array_length(&self, arr: Value) -> Option<usize> {
         match self.heap.get(arr.gc_ref()?)? {
             Obj::Array(a) => Some(a.items.len()),

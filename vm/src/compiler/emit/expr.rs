@@ -1052,6 +1052,11 @@ impl FnBuilder<'_> {
             BKind::Elem { array, indices } => {
                 let a = self.emit_value(array);
                 let i = self.emit_value(&indices[0]);
+                if let Some((elem, _)) = self.c.meta.types.array_elem(array.ty) {
+                    if !self.elements_are_exact(array.ty) && !self.c.meta.types.is_open(elem) {
+                        self.emit(Op::CheckElemTypeExact { arr: a, ty: elem });
+                    }
+                }
                 self.emit(Op::MakeRefElem { dst, arr: a, index: i });
             }
             _ => self.emit_into(e, dst),

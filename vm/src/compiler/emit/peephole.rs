@@ -434,7 +434,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
             swap(index);
             swap(src);
         }
-        Op::ArrayLength { arr, .. } => swap(arr),
+        Op::ArrayLength { arr, .. } | Op::CheckElemTypeExact { arr, .. } => swap(arr),
         Op::LoadRef { r, .. } => swap(r),
         Op::StoreRef { r, src } => {
             swap(r);
