@@ -3,6 +3,7 @@
 use super::support::{arg, int_arg, nre, out_of_range, throw};
 use crate::runtime::native::{ExceptionKind, NativeEntry, NativeError, NativeResult};
 use crate::runtime::object::{Array, Obj};
+use crate::runtime::types::TypeClass;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
@@ -59,6 +60,13 @@ fn set_value(vm: &mut Vm, args: &[Value]) -> R {
     let (arr, value, i) = (arg(args, 0), arg(args, 1), int_arg(args, 2));
     let elem_ty = with_array(vm, arr, |a| a.ty)?;
     let elem = vm.meta.types.array_elem(elem_ty).map(|(e, _)| e);
+    let in_range = with_array(vm, arr, |a| usize::try_from(i).is_ok_and(|i| i < a.items.len()))?;
+    if let Some(t) = elem.filter(|_| in_range) {
+        let reference = matches!(vm.type_class(t), TypeClass::Reference | TypeClass::String);
+        if reference && !value.is_null() && !vm.is_instance(value, t) {
+            return Err(throw(ExceptionKind::InvalidCast, "Object cannot be stored in an array of this type."));
+        }
+    }
     let stored = match elem {
         Some(t) if !value.is_null() && vm.meta.is_value_type(t) => match value {
             Value::Enum(_, x) => crate::interp::arith::convert(
