@@ -292,7 +292,7 @@ impl Effects {
             Op::CheckElemTypeExact { arr, .. } => e.uses.push(arr),
             Op::StoreElem { arr, index, src } | Op::StoreElemChecked { arr, index, src } => e.uses.extend([arr, index, src]),
             // The rank comes from the array at run time: every register from the indexes on.
-            Op::LoadElemMulti { dst, arr, indexes } => {
+            Op::LoadElemMulti { dst, arr, indexes } | Op::ElemIndex { dst, arr, indexes } => {
                 e.uses.push(arr);
                 e.uses.extend(to_end(indexes));
                 e.defs.push(dst);

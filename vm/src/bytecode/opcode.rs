@@ -202,6 +202,9 @@ pub enum Op {
     LoadElemMulti { dst: Reg, arr: Reg, indexes: Reg },
     /// `arr[i0, i1, ...] <- src`.
     StoreElemMulti { arr: Reg, indexes: Reg, src: Reg },
+    /// `dst <-` the flat (row-major) index of `arr[i0, i1, ...]`, the indexes in
+    /// `indexes..indexes+rank` (for `MakeRefElem`). Throws like `LoadElemMulti`.
+    ElemIndex { dst: Reg, arr: Reg, indexes: Reg },
     /// `dst <- arr.Length` (an `int`). Throws `NullReferenceException`.
     ArrayLength { dst: Reg, arr: Reg },
 

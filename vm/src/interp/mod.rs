@@ -611,6 +611,15 @@ impl Vm {
                         Err(kind) => throw_kind!(kind),
                     }
                 }
+                Op::ElemIndex { dst, arr, indexes } => {
+                    let a = r!(arr);
+                    let rank = self.array_rank(a);
+                    let idx: Vec<Value> = (0..rank).map(|i| r!(Reg(indexes.0 + i))).collect();
+                    match self.multi_index(a, &idx) {
+                        Ok(i) => r!(dst) = Value::I32(i as i32),
+                        Err(kind) => throw_kind!(kind),
+                    }
+                }
                 Op::StoreElemMulti { arr, indexes, src } => {
                     let a = r!(arr);
                     let v = r!(src);

@@ -1051,7 +1051,14 @@ impl FnBuilder<'_> {
             }
             BKind::Elem { array, indices } => {
                 let a = self.emit_value(array);
-                let i = self.emit_value(&indices[0]);
+                let i = match self.emit_indices(indices) {
+                    Indices::One(i) => i,
+                    Indices::Many(first) => {
+                        let i = self.alloc_reg();
+                        self.emit(Op::ElemIndex { dst: i, arr: a, indexes: first });
+                        i
+                    }
+                };
                 if let Some((elem, _)) = self.c.meta.types.array_elem(array.ty) {
                     if !self.elements_are_exact(array.ty) && !self.c.meta.types.is_open(elem) {
                         self.emit(Op::CheckElemTypeExact { arr: a, ty: elem });

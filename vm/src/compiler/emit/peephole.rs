@@ -325,6 +325,7 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::NewArrayMulti { dst, .. }
         | Op::LoadElem { dst, .. }
         | Op::LoadElemMulti { dst, .. }
+        | Op::ElemIndex { dst, .. }
         | Op::ArrayLength { dst, .. }
         | Op::MakeRefField { dst, .. }
         | Op::MakeRefElem { dst, .. }
