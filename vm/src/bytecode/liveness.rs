@@ -279,7 +279,7 @@ impl Effects {
             Op::NewDyn { dst, ty } | Op::DefaultDyn { dst, ty } => e.un(dst, ty),
             Op::LoadField { dst, obj, .. } | Op::MakeRefField { dst, obj, .. } => e.un(dst, obj),
             Op::StoreField { obj, src, .. } => e.uses.extend([obj, src]),
-            Op::LoadStaticDyn { dst, ty, .. } => e.un(dst, ty),
+            Op::LoadStaticDyn { dst, ty, .. } | Op::MakeRefStaticDyn { dst, ty, .. } => e.un(dst, ty),
             Op::StoreStaticDyn { ty, src, .. } => e.uses.extend([ty, src]),
             Op::NewArray { dst, len, .. } => e.un(dst, len),
             Op::NewArrayDyn { dst, ty, len } => e.bin(dst, ty, len),
@@ -289,9 +289,10 @@ impl Effects {
                 e.defs.push(dst);
             }
             Op::LoadElem { dst, arr, index } | Op::MakeRefElem { dst, arr, index } => e.bin(dst, arr, index),
-            Op::StoreElem { arr, index, src } => e.uses.extend([arr, index, src]),
+            Op::CheckElemTypeExact { arr, .. } => e.uses.push(arr),
+            Op::StoreElem { arr, index, src } | Op::StoreElemChecked { arr, index, src } => e.uses.extend([arr, index, src]),
             // The rank comes from the array at run time: every register from the indexes on.
-            Op::LoadElemMulti { dst, arr, indexes } => {
+            Op::LoadElemMulti { dst, arr, indexes } | Op::ElemIndex { dst, arr, indexes } => {
                 e.uses.push(arr);
                 e.uses.extend(to_end(indexes));
                 e.defs.push(dst);
@@ -328,7 +329,7 @@ impl Effects {
                 e.defs.push(dst);
             }
             Op::NewDelegate { dst, .. } | Op::NewDelegateVirt { dst, .. } => e.bin(dst, dst, dst),
-            Op::SetDelegateContext { delegate, ctx } => e.uses.extend([delegate, ctx]),
+            Op::SetDelegateContext { delegate, ctx } | Op::SetDelegateType { delegate, ty: ctx } => e.uses.extend([delegate, ctx]),
             Op::TypeTestDyn { dst, src, ty } | Op::CastClassDyn { dst, src, ty } | Op::BoxDyn { dst, src, ty } => e.bin(dst, src, ty),
             Op::MakeGenerator { dst, ty, args, count, .. } => {
                 e.uses.push(ty);

@@ -191,12 +191,20 @@ pub enum Op {
     NewArrayMulti { dst: Reg, ty: TypeId, dims: Reg },
     /// `dst <- arr[index]`. Throws `NullReferenceException`, `IndexOutOfRangeException`.
     LoadElem { dst: Reg, arr: Reg, index: Reg },
-    /// `arr[index] <- src`. Throws like `LoadElem`, and `ArrayTypeMismatchException`.
+    /// `arr[index] <- src` where the array's element type is exactly the static one (a
+    /// value type, a sealed class, a fresh array). Throws like `LoadElem`.
     StoreElem { arr: Reg, index: Reg, src: Reg },
+    /// As `StoreElem` into an array that may be covariant (`object[] o = new string[1]`):
+    /// throws `ArrayTypeMismatchException` when `src` is not an instance of the array's
+    /// run-time element type.
+    StoreElemChecked { arr: Reg, index: Reg, src: Reg },
     /// `dst <- arr[i0, i1, ...]` with the indexes in `indexes..indexes+rank`.
     LoadElemMulti { dst: Reg, arr: Reg, indexes: Reg },
     /// `arr[i0, i1, ...] <- src`.
     StoreElemMulti { arr: Reg, indexes: Reg, src: Reg },
+    /// `dst <-` the flat (row-major) index of `arr[i0, i1, ...]`, the indexes in
+    /// `indexes..indexes+rank` (for `MakeRefElem`). Throws like `LoadElemMulti`.
+    ElemIndex { dst: Reg, arr: Reg, indexes: Reg },
     /// `dst <- arr.Length` (an `int`). Throws `NullReferenceException`.
     ArrayLength { dst: Reg, arr: Reg },
 
@@ -205,8 +213,14 @@ pub enum Op {
     MakeRefField { dst: Reg, obj: Reg, slot: u16 },
     /// `dst <-` a reference to `arr[index]`. Throws like `LoadElem`.
     MakeRefElem { dst: Reg, arr: Reg, index: Reg },
+    /// Before a `MakeRefElem` into an array that may be covariant: throws
+    /// `ArrayTypeMismatchException` unless the array's run-time element type is exactly
+    /// `ty` (a reference could store any `ty` into it), as CoreCLR's `ldelema` does.
+    CheckElemTypeExact { arr: Reg, ty: TypeId },
     /// `dst <-` a reference to static `field` of `ty` (runs its static constructor).
     MakeRefStatic { dst: Reg, ty: TypeId, field: FieldId },
+    /// `dst <-` a reference to static `field` of the run-time type in `ty` (generic types).
+    MakeRefStaticDyn { dst: Reg, ty: Reg, field: FieldId },
     /// `dst <- *r` (read through a reference).
     LoadRef { dst: Reg, r: Reg },
     /// `*r <- src` (write through a reference).
@@ -251,6 +265,10 @@ pub enum Op {
     /// Gives the delegate just created in `delegate` the generic context in `ctx`, which
     /// its method receives as its hidden last argument on every invocation.
     SetDelegateContext { delegate: Reg, ctx: Reg },
+    /// Gives the delegate just created in `delegate` the run-time type in `ty`: a delegate
+    /// made in generic code has its closed type (`Func<int>` for `Func<T>`), so type
+    /// tests, casts and `GetType()` see it.
+    SetDelegateType { delegate: Reg, ty: Reg },
 
     // ---- type tests and boxing -----------------------------------------------------------
     /// `dst <- src is ty` (a bool).
@@ -351,6 +369,7 @@ impl Op {
             | Op::NewArray { ty, .. }
             | Op::NewArrayMulti { ty, .. }
             | Op::MakeRefStatic { ty, .. }
+            | Op::CheckElemTypeExact { ty, .. }
             | Op::NewDelegate { ty, .. }
             | Op::NewDelegateVirt { ty, .. }
             | Op::TypeTest { ty, .. }

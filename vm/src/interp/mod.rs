@@ -596,6 +596,12 @@ impl Vm {
                         throw_kind!(kind);
                     }
                 }
+                Op::StoreElemChecked { arr, index, src } => {
+                    let v = r!(src);
+                    if let Err(kind) = self.store_elem_checked(r!(arr), r!(index), v) {
+                        throw_kind!(kind);
+                    }
+                }
                 Op::LoadElemMulti { dst, arr, indexes } => {
                     let a = r!(arr);
                     let rank = self.array_rank(a);
@@ -605,12 +611,21 @@ impl Vm {
                         Err(kind) => throw_kind!(kind),
                     }
                 }
+                Op::ElemIndex { dst, arr, indexes } => {
+                    let a = r!(arr);
+                    let rank = self.array_rank(a);
+                    let idx: Vec<Value> = (0..rank).map(|i| r!(Reg(indexes.0 + i))).collect();
+                    match self.multi_index(a, &idx) {
+                        Ok(i) => r!(dst) = Value::I32(i as i32),
+                        Err(kind) => throw_kind!(kind),
+                    }
+                }
                 Op::StoreElemMulti { arr, indexes, src } => {
                     let a = r!(arr);
                     let v = r!(src);
                     let rank = self.array_rank(a);
                     let idx: Vec<Value> = (0..rank).map(|i| r!(Reg(indexes.0 + i))).collect();
-                    if let Err(kind) = self.multi_index(a, &idx).and_then(|i| self.store_elem(a, Value::I32(i as i32), v)) {
+                    if let Err(kind) = self.multi_index(a, &idx).and_then(|i| self.store_elem_checked(a, Value::I32(i as i32), v)) {
                         throw_kind!(kind);
                     }
                 }
@@ -636,6 +651,11 @@ impl Vm {
                     let v = self.make_ref(crate::runtime::object::RefTarget::Elem(o, i as u32));
                     r!(dst) = v;
                 }
+                Op::CheckElemTypeExact { arr, ty } => {
+                    if !self.elem_type_is(r!(arr), ty) {
+                        throw_kind!(ExceptionKind::ArrayTypeMismatch);
+                    }
+                }
                 Op::MakeRefStatic { dst, ty, field } => {
                     if self.needs_type_init(ty) {
                         pc -= 1;
@@ -647,6 +667,20 @@ impl Vm {
                     }
                     let slot = self.meta.field(field).slot;
                     let v = self.make_ref(crate::runtime::object::RefTarget::Static(ty, slot));
+                    r!(dst) = v;
+                }
+                Op::MakeRefStaticDyn { dst, ty, field } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "MakeRefStaticDyn")) };
+                    if self.needs_type_init(t) {
+                        pc -= 1;
+                        save_pc!();
+                        if self.start_type_init(t) {
+                            return Ok(Flow::Continue);
+                        }
+                        pc += 1;
+                    }
+                    let slot = self.meta.field(field).slot;
+                    let v = self.make_ref(crate::runtime::object::RefTarget::Static(t, slot));
                     r!(dst) = v;
                 }
                 Op::LoadRef { dst, r } => match self.read_ref(r!(r)) {
@@ -762,6 +796,7 @@ impl Vm {
                     }
                 }
                 Op::SetDelegateContext { delegate, ctx } => self.set_delegate_context(r!(delegate), r!(ctx)),
+                Op::SetDelegateType { delegate, ty } => self.set_delegate_type(r!(delegate), r!(ty)),
 
                 Op::TypeTest { dst, src, ty } => {
                     let b = self.is_instance(r!(src), ty);

@@ -154,6 +154,35 @@ impl Vm {
         }
     }
 
+    /// [`Vm::store_elem`] into an array whose run-time element type may be narrower than
+    /// the static one (array covariance): the value must be an instance of the element
+    /// type, as CoreCLR's `StelemRef` checks. Arrays of value types (reached through a
+    /// generic `T[]`) hold their own values only, so only reference elements are checked.
+    pub(super) fn store_elem_checked(&mut self, arr: Value, index: Value, v: Value) -> Result<(), ExceptionKind> {
+        if !self.fits_array(arr, v) {
+            return Err(ExceptionKind::ArrayTypeMismatch);
+        }
+        self.store_elem(arr, index, v)
+    }
+
+    /// Whether `v` may be stored in `arr` (`true` for a null array: the store throws).
+    fn fits_array(&mut self, arr: Value, v: Value) -> bool {
+        let Some(stored) = self.type_of(v) else { return true };
+        let Some(Obj::Array(a)) = arr.gc_ref().and_then(|r| self.heap.get(r)) else { return true };
+        let Some((elem, _)) = self.meta.types.array_elem(a.ty) else { return true };
+        if stored == elem || elem == self.meta.well_known.object {
+            return true;
+        }
+        !matches!(self.type_class(elem), TypeClass::Reference | TypeClass::String) || self.is_instance(v, elem)
+    }
+
+    /// Whether the array `arr` has exactly the element type `elem` (`true` for anything
+    /// else: a null array throws where it is used).
+    pub(super) fn elem_type_is(&self, arr: Value, elem: TypeId) -> bool {
+        let Some(Obj::Array(a)) = arr.gc_ref().and_then(|r| self.heap.get(r)) else { return true };
+        self.meta.types.array_elem(a.ty).is_none_or(|(e, _)| e == elem)
+    }
+
     pub(super) fn array_length(&self, arr: Value) -> Option<usize> {
         match self.heap.get(arr.gc_ref()?)? {
             Obj::Array(a) => Some(a.items.len()),
@@ -237,6 +266,14 @@ impl Vm {
         let Value::Type(context) = ctx else { return };
         if let Some(Obj::Delegate(d)) = delegate.gc_ref().and_then(|r| self.heap.get_mut(r)) {
             d.context = Some(context);
+        }
+    }
+
+    /// Gives the delegate `delegate` its closed run-time type (a type handle in `ty`).
+    pub(super) fn set_delegate_type(&mut self, delegate: Value, ty: Value) {
+        let Value::Type(closed) = ty else { return };
+        if let Some(Obj::Delegate(d)) = delegate.gc_ref().and_then(|r| self.heap.get_mut(r)) {
+            d.ty = closed;
         }
     }
 

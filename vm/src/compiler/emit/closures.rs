@@ -159,9 +159,7 @@ impl FnBuilder<'_> {
     /// The function's first display: hoisted parameters, and (for the method itself) the
     /// captured `this` and generic context.
     pub fn create_root_display(&mut self, params: &[LocalId]) {
-        let is_state_machine_kickoff =
-            self.classic.is_none() && self.shared.state_machine.as_ref().is_some_and(|sm| sm.function == self.func_index && sm.layout.is_none());
-        if is_state_machine_kickoff {
+        if self.is_state_machine_kickoff() {
             return self.create_state_machine(params);
         }
         let hoisted: Vec<LocalId> = params.iter().copied().filter(|&p| self.shared.locals[p.0 as usize].hoisted).collect();
@@ -222,6 +220,12 @@ impl FnBuilder<'_> {
                 self.emit(Op::StoreField { obj: reg, slot, src: ctx });
             }
         }
+    }
+
+    /// Whether this function is a classic async method's kickoff (it creates the state
+    /// machine).
+    pub fn is_state_machine_kickoff(&self) -> bool {
+        self.classic.is_none() && self.shared.state_machine.as_ref().is_some_and(|sm| sm.function == self.func_index && sm.layout.is_none())
     }
 
     fn any_nested_captures_locals(&self) -> bool {

@@ -174,6 +174,7 @@ impl FnBuilder<'_> {
                 if self.c.method_takes_context(*method) {
                     self.emit_delegate_context(dst, *method, *owner, type_args);
                 }
+                self.emit_delegate_type(dst, e.ty);
             }
             BKind::Closure(id) => {
                 let env = self.shared.nested_env.get(id).cloned().unwrap_or_else(|| self.nested_env_here(*id));
@@ -187,6 +188,7 @@ impl FnBuilder<'_> {
                 let method = self.shared.nested[id.0 as usize].method;
                 let ty = self.closed_or_erased(e.ty);
                 self.emit(Op::NewDelegate { dst, ty, method });
+                self.emit_delegate_type(dst, e.ty);
             }
             BKind::CallNested { nested, args } => {
                 let env = self.shared.nested_env.get(nested).cloned().unwrap_or_else(|| self.nested_env_here(*nested));
@@ -570,8 +572,10 @@ impl FnBuilder<'_> {
                     many => many,
                 };
                 let v = self.emit_value(value);
+                let exact = self.elements_are_exact(array.ty);
                 match idx {
-                    Indices::One(i) => self.emit(Op::StoreElem { arr: a, index: i, src: v }),
+                    Indices::One(i) if exact => self.emit(Op::StoreElem { arr: a, index: i, src: v }),
+                    Indices::One(i) => self.emit(Op::StoreElemChecked { arr: a, index: i, src: v }),
                     Indices::Many(first) => self.emit(Op::StoreElemMulti { arr: a, indexes: first, src: v }),
                 };
                 v
@@ -979,6 +983,16 @@ impl FnBuilder<'_> {
         self.free_to(m);
     }
 
+    /// In generic code, gives the delegate just made in `delegate` its closed type `ty`
+    /// (nothing to do when `ty` is closed: `NewDelegate` named it).
+    fn emit_delegate_type(&mut self, delegate: Reg, ty: TypeId) {
+        let m = self.mark();
+        if let TypeOperand::Reg(ty) = self.type_operand(ty) {
+            self.emit(Op::SetDelegateType { delegate, ty });
+        }
+        self.free_to(m);
+    }
+
     /// The hidden generic-context argument a callee expects.
     fn emit_callee_context(&mut self, method: MethodId, owner: TypeId, type_args: &[TypeId], slot: Reg) {
         let md = self.c.meta.method(method).clone();
@@ -1030,15 +1044,26 @@ impl FnBuilder<'_> {
                 self.emit(Op::MakeRefField { dst, obj, slot });
             }
             BKind::Field { receiver: None, field, owner } => {
-                let ty = match self.type_operand(*owner) {
-                    TypeOperand::Closed(t) => t,
-                    TypeOperand::Reg(_) => *owner,
+                match self.type_operand(*owner) {
+                    TypeOperand::Closed(ty) => self.emit(Op::MakeRefStatic { dst, ty, field: *field }),
+                    TypeOperand::Reg(ty) => self.emit(Op::MakeRefStaticDyn { dst, ty, field: *field }),
                 };
-                self.emit(Op::MakeRefStatic { dst, ty, field: *field });
             }
             BKind::Elem { array, indices } => {
                 let a = self.emit_value(array);
-                let i = self.emit_value(&indices[0]);
+                let i = match self.emit_indices(indices) {
+                    Indices::One(i) => i,
+                    Indices::Many(first) => {
+                        let i = self.alloc_reg();
+                        self.emit(Op::ElemIndex { dst: i, arr: a, indexes: first });
+                        i
+                    }
+                };
+                if let Some((elem, _)) = self.c.meta.types.array_elem(array.ty) {
+                    if !self.elements_are_exact(array.ty) && !self.c.meta.types.is_open(elem) {
+                        self.emit(Op::CheckElemTypeExact { arr: a, ty: elem });
+                    }
+                }
                 self.emit(Op::MakeRefElem { dst, arr: a, index: i });
             }
             _ => self.emit_into(e, dst),
@@ -1081,6 +1106,20 @@ impl FnBuilder<'_> {
             self.emit_into(s, r);
         }
         self.emit(Op::NewArrayMulti { dst, ty, dims: first });
+    }
+
+    /// Whether an array of static type `array_ty` holds exactly its static element type, so
+    /// a store needs no covariance check: elements of a value type or a sealed class
+    /// without variant type parameters (arrays of them cannot be viewed as arrays of
+    /// another element type).
+    fn elements_are_exact(&self, array_ty: TypeId) -> bool {
+        let meta = &self.c.meta;
+        let Some((elem, _)) = meta.types.array_elem(array_ty) else { return false };
+        let sealed_invariant = |d: crate::metadata::TypeDefId| {
+            let def = meta.type_def(d);
+            def.flags.has(crate::metadata::Flags::SEALED) && def.type_params.iter().all(|p| p.variance == 0)
+        };
+        meta.is_value_type(elem) || meta.types.def_of(elem).is_some_and(sealed_invariant)
     }
 
     fn emit_array_literal(&mut self, ty: TypeId, elems: &[BExpr], dst: Reg) {

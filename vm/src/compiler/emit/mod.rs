@@ -333,6 +333,9 @@ impl<'a> FnBuilder<'a> {
         if stmt_has_finally(&body.body) {
             b.ret_reg = Some(b.alloc_reg());
         }
+        if body.async_result.is_some() || b.is_state_machine_kickoff() {
+            b.copy_struct_receiver();
+        }
         b.emit_prologue(&body.params);
         b.emit_stmt(&body.body);
         if super::bind::syntax::can_complete(&body.body) || b.code.is_empty() {
@@ -609,6 +612,17 @@ impl<'a> FnBuilder<'a> {
             file: md.file,
         };
         (f, positions)
+    }
+
+    /// An async method of a struct works on a copy of `this` (Roslyn's state machine
+    /// copies it into `<>4__this`): the caller's variable keeps its value.
+    fn copy_struct_receiver(&mut self) {
+        let Some(this) = self.this_reg.filter(|_| matches!(self.env, EnvKind::Method)) else { return };
+        let owner = self.c.meta.method(self.method).owner;
+        let self_type = self.c.meta.type_def(owner).self_type;
+        if self.is_struct_type(self_type) {
+            self.emit(Op::CopyStruct { dst: this, src: this });
+        }
     }
 
     /// Whether a type is a struct stored on the heap (copied on assignment).

@@ -179,7 +179,10 @@ fn is_plain(op: &Op) -> bool {
         op,
         Op::Call { .. } | Op::CallFastPath { .. } | Op::CallVirt { .. } | Op::CallNative { .. } | Op::CallDelegate { .. } | Op::MakeGenerator { .. }
     );
-    let store = matches!(op, Op::StoreField { .. } | Op::StoreElem { .. } | Op::StoreStatic { .. } | Op::StoreStaticDyn { .. } | Op::StoreRef { .. });
+    let store = matches!(
+        op,
+        Op::StoreField { .. } | Op::StoreElem { .. } | Op::StoreElemChecked { .. } | Op::StoreStatic { .. } | Op::StoreStaticDyn { .. } | Op::StoreRef { .. }
+    );
     store || (simple_dst(op).is_some() && !call)
 }
 
@@ -322,10 +325,12 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::NewArrayMulti { dst, .. }
         | Op::LoadElem { dst, .. }
         | Op::LoadElemMulti { dst, .. }
+        | Op::ElemIndex { dst, .. }
         | Op::ArrayLength { dst, .. }
         | Op::MakeRefField { dst, .. }
         | Op::MakeRefElem { dst, .. }
         | Op::MakeRefStatic { dst, .. }
+        | Op::MakeRefStaticDyn { dst, .. }
         | Op::LoadRef { dst, .. }
         | Op::Concat { dst, .. }
         | Op::FormatValue { dst, .. }
@@ -425,12 +430,12 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
             swap(arr);
             swap(index);
         }
-        Op::StoreElem { arr, index, src } => {
+        Op::StoreElem { arr, index, src } | Op::StoreElemChecked { arr, index, src } => {
             swap(arr);
             swap(index);
             swap(src);
         }
-        Op::ArrayLength { arr, .. } => swap(arr),
+        Op::ArrayLength { arr, .. } | Op::CheckElemTypeExact { arr, .. } => swap(arr),
         Op::LoadRef { r, .. } => swap(r),
         Op::StoreRef { r, src } => {
             swap(r);
@@ -443,7 +448,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
         }
         Op::ResolveType { ctx, .. } => swap(ctx),
         Op::NewDyn { ty, .. } | Op::DefaultDyn { ty, .. } => swap(ty),
-        Op::LoadStaticDyn { ty, .. } => swap(ty),
+        Op::LoadStaticDyn { ty, .. } | Op::MakeRefStaticDyn { ty, .. } => swap(ty),
         Op::StoreStaticDyn { ty, src, .. } => {
             swap(ty);
             swap(src);

@@ -3,6 +3,7 @@
 use super::support::{arg, int_arg, nre, out_of_range, throw};
 use crate::runtime::native::{ExceptionKind, NativeEntry, NativeError, NativeResult};
 use crate::runtime::object::{Array, Obj};
+use crate::runtime::types::TypeClass;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
@@ -59,6 +60,13 @@ fn set_value(vm: &mut Vm, args: &[Value]) -> R {
     let (arr, value, i) = (arg(args, 0), arg(args, 1), int_arg(args, 2));
     let elem_ty = with_array(vm, arr, |a| a.ty)?;
     let elem = vm.meta.types.array_elem(elem_ty).map(|(e, _)| e);
+    let in_range = with_array(vm, arr, |a| usize::try_from(i).is_ok_and(|i| i < a.items.len()))?;
+    if let Some(t) = elem.filter(|_| in_range) {
+        let reference = matches!(vm.type_class(t), TypeClass::Reference | TypeClass::String);
+        if reference && !value.is_null() && !vm.is_instance(value, t) {
+            return Err(throw(ExceptionKind::InvalidCast, "Object cannot be stored in an array of this type."));
+        }
+    }
     let stored = match elem {
         Some(t) if !value.is_null() && vm.meta.is_value_type(t) => match value {
             Value::Enum(_, x) => crate::interp::arith::convert(
@@ -125,20 +133,42 @@ fn copy(vm: &mut Vm, args: &[Value]) -> R {
         throw(ExceptionKind::Argument, "Source array was not long enough. Check the source index, length, and the array's lower bounds.|sourceArray")
     })?;
     copy_struct_elements(vm, &mut items);
+    let (s, e) = (di as usize, di as usize + n as usize);
+    if e > with_array(vm, dst, |a| a.items.len())? {
+        return Err(throw(
+            ExceptionKind::Argument,
+            "Destination array was not long enough. Check the destination index, length, and the array's lower bounds.|destinationArray",
+        ));
+    }
+    let fitting = elements_fitting(vm, src, dst, &items)?;
     match dst.gc_ref().and_then(|r| vm.heap.get_mut(r)) {
         Some(Obj::Array(a)) => {
-            let (s, e) = (di as usize, di as usize + n as usize);
-            if e > a.items.len() {
+            a.items[s..s + fitting].copy_from_slice(&items[..fitting]);
+            if fitting < items.len() {
                 return Err(throw(
-                    ExceptionKind::Argument,
-                    "Destination array was not long enough. Check the destination index, length, and the array's lower bounds.|destinationArray",
+                    ExceptionKind::InvalidCast,
+                    "At least one element in the source array could not be cast down to the destination array type.",
                 ));
             }
-            a.items[s..e].copy_from_slice(&items);
             Ok(Value::Null)
         }
         _ => Err(nre()),
     }
+}
+
+/// How many of `items` (copied from `src`) `Array.Copy` stores in `dst` before one is not
+/// an instance of `dst`'s reference element type (it copies element by element). A
+/// value-type source that does not box to that type is `ArrayTypeMismatchException`.
+fn elements_fitting(vm: &mut Vm, src: Value, dst: Value, items: &[Value]) -> Result<usize, NativeError> {
+    let elem_of = |vm: &Vm, v: Value| with_array(vm, v, |a| vm.meta.types.array_elem(a.ty).map(|(e, _)| e));
+    let (Some(from), Some(to)) = (elem_of(vm, src)?, elem_of(vm, dst)?) else { return Ok(items.len()) };
+    if from == to || to == vm.meta.well_known.object || !matches!(vm.type_class(to), TypeClass::Reference | TypeClass::String) {
+        return Ok(items.len());
+    }
+    if vm.meta.is_value_type(from) && !vm.meta.is_subtype(from, to) {
+        return Err(throw(ExceptionKind::ArrayTypeMismatch, "Source array type cannot be assigned to destination array type."));
+    }
+    Ok(items.iter().position(|&v| !v.is_null() && !vm.is_instance(v, to)).unwrap_or(items.len()))
 }
 
 fn clear(vm: &mut Vm, args: &[Value]) -> R {
