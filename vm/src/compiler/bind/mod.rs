@@ -262,6 +262,22 @@ impl<'c> MethodBinder<'c> {
         self.scopes.pop().map(|s| s.locals).unwrap_or_default()
     }
 
+    /// How many names the current scope declares.
+    pub fn scope_name_count(&self) -> usize {
+        self.scopes.last().map_or(0, |s| s.names.len())
+    }
+
+    /// Pops a scope whose names from the `first`th on stay in scope in the enclosing one
+    /// (a switch section's locals belong to the switch block; its pattern variables, the
+    /// names before, do not), returning the locals it declared.
+    pub fn pop_scope_passing_names_from(&mut self, first: usize) -> Vec<LocalId> {
+        let Some(mut scope) = self.scopes.pop() else { return Vec::new() };
+        if let Some(enclosing) = self.scopes.last_mut() {
+            enclosing.names.extend(scope.names.drain(first.min(scope.names.len())..));
+        }
+        scope.locals
+    }
+
     /// Removes locals numbered `first` and above from the scopes (a trial binding that
     /// declared pattern or `out` variables in the enclosing scope is being undone).
     pub fn forget_scoped_locals_from(&mut self, first: usize) {
