@@ -4,6 +4,7 @@
 //! One [`MethodBinder`] binds a method together with its lambdas and local functions
 //! (they share the method's locals table, so captures are visible to the emitter).
 
+pub mod arg_order;
 pub mod awaits;
 pub mod call;
 pub mod convert;

@@ -1041,6 +1041,12 @@ impl FnBuilder<'_> {
                 let i = self.emit_value(&indices[0]);
                 self.emit(Op::MakeRefElem { dst, arr: a, index: i });
             }
+            BKind::Seq { stmts, value } => {
+                for s in stmts {
+                    self.emit_stmt(s);
+                }
+                self.emit_ref(value, dst);
+            }
             _ => self.emit_into(e, dst),
         }
     }
