@@ -7,6 +7,7 @@
 pub mod arg_order;
 pub mod awaits;
 pub mod call;
+pub mod constant_checks;
 pub mod convert;
 pub mod definite;
 pub mod expr;
@@ -84,6 +85,9 @@ pub struct MethodBinder<'c> {
     /// The type `this` has (the containing type), if the method is an instance member.
     pub this_type: Option<TypeId>,
     pub checked: bool,
+    /// Inside an explicit `unchecked` expression or block: constant expressions wrap
+    /// instead of being compile-time errors.
+    pub explicitly_unchecked: bool,
     /// Goto labels by name, per function.
     pending_gotos: Vec<(String, LabelId, Span)>,
     /// Enclosing `switch` statements (for `goto case`).
@@ -146,6 +150,7 @@ impl<'c> MethodBinder<'c> {
             },
             this_type,
             checked: false,
+            explicitly_unchecked: false,
             pending_gotos: Vec::new(),
             switch_stack: Vec::new(),
             submission_scope: None,

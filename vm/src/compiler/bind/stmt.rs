@@ -166,10 +166,11 @@ impl MethodBinder<'_> {
             },
             StmtKind::YieldBreak => SKind::YieldBreak,
             StmtKind::Checked(checked, b) => {
-                let saved = self.checked;
+                let saved = (self.checked, self.explicitly_unchecked);
                 self.checked = *checked;
+                self.explicitly_unchecked = !*checked;
                 let r = self.bind_block(b);
-                self.checked = saved;
+                (self.checked, self.explicitly_unchecked) = saved;
                 return r;
             }
         };
