@@ -37,8 +37,15 @@ impl MethodBinder<'_> {
     /// converted to implicitly (CS0031). False when the conversion is not of that kind.
     pub(super) fn report_constant_out_of_range(&mut self, expr: &BExpr, to: TypeId) -> bool {
         let BKind::Const(c @ (ConstVal::Int(_) | ConstVal::UInt(_))) = &expr.kind else { return false };
+        use super::convert::Prim;
         let target = self.nullable_inner(to).unwrap_or(to);
-        if !self.prim(target).is_some_and(|p| p.is_integral()) || !self.prim(expr.ty).is_some_and(|p| p.is_integral()) {
+        // Only `int` constants (and `long` ones to `ulong`) convert implicitly when they fit.
+        let would_convert = match (self.prim(expr.ty), self.prim(target)) {
+            (Some(Prim::Int), Some(t)) => t.is_integral(),
+            (Some(Prim::Long), Some(t)) => t == Prim::ULong,
+            _ => false,
+        };
+        if !would_convert {
             return false;
         }
         let (v, t) = (self.constant_text(c, expr.ty), self.type_name(target));
