@@ -49,6 +49,9 @@ struct Scope {
     pending: Vec<String>,
     /// The function whose body the scope is in ([`FuncCtx::index`]).
     owner: u32,
+    /// A switch section's scope: its locals belong to the switch block's declaration
+    /// space (the enclosing scope), its pattern variables to the section.
+    switch_section: bool,
 }
 
 /// The function currently being bound (the method itself or a nested function).
@@ -192,10 +195,29 @@ impl<'c> MethodBinder<'c> {
         self.declare(name, ty, kind, span, discards && name == "_")
     }
 
+    /// Whether the current declaration space (the current scope, with the switch block's
+    /// for a switch section) already declares `name`.
+    fn declared_in_this_space(&self, name: &str) -> bool {
+        let declares = |s: &Scope| s.names.iter().any(|(n, _)| n == name);
+        let mut spaces = self.scopes.iter().rev();
+        match spaces.next() {
+            Some(s) if declares(s) => true,
+            Some(s) if s.switch_section => spaces.next().is_some_and(declares),
+            _ => false,
+        }
+    }
+
+    /// Marks the current scope as a switch section's (see [`Scope::switch_section`]).
+    pub fn mark_switch_section(&mut self) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.switch_section = true;
+        }
+    }
+
     fn declare(&mut self, name: &str, ty: TypeId, kind: LocalKind, span: Span, discard: bool) -> LocalId {
         let shadows_earlier_input = self.submission_scope == Some(self.scopes.len());
         if !discard && kind == LocalKind::User && !shadows_earlier_input {
-            if self.scopes.last().is_some_and(|s| s.names.iter().any(|(n, _)| n == name)) {
+            if self.declared_in_this_space(name) {
                 self.error(span, "CS0128", format!("A local variable or function named '{name}' is already defined in this scope"));
             } else if self.lookup_local(name).is_some_and(|l| self.locals[l.0 as usize].owner == self.func.index)
                 || self.declared_later_in_enclosing_scope(name)

@@ -98,6 +98,7 @@ impl MethodBinder<'_> {
     /// operand is, else the operator on its value.
     fn lifted_user_unary(&mut self, op: UnaryOp, v: &BExpr, span: Span) -> Option<BExpr> {
         let inner = self.nullable_inner(v.ty)?;
+        self.user_operator(unary_op_name(op), &[BExpr::new(BKind::Default, inner, span)], span)?;
         let tmp = self.temp(v.ty, span);
         let t = self.local_expr(tmp, span);
         let unwrapped = BExpr::new(BKind::Conv { kind: ConvKind::Unbox, operand: Box::new(t.clone()) }, inner, span);

@@ -343,6 +343,7 @@ impl MethodBinder<'_> {
         let mut bodies = Vec::new();
         for (i, s) in sections.iter().enumerate() {
             self.push_scope();
+            self.mark_switch_section();
             for l in &s.labels {
                 if let ast::SwitchLabel::Case { pattern, guard, span: lspan } = l {
                     let mut test = self.bind_pattern(tmp, pattern);
