@@ -396,7 +396,14 @@ fn can_start_expression(k: Token) -> bool {
 pub fn compilation_unit(items: Vec<TopItem>, diagnostics: &mut Vec<Diagnostic>) -> CompilationUnit {
     let mut unit = CompilationUnit { usings: Vec::new(), attributes: Vec::new(), members: Vec::new() };
     let mut file_ns: Option<NamespaceDecl> = None;
+    let mut after_declaration = false;
     for item in items {
+        // `class C { };`, `namespace N { };`: the `;` belongs to the declaration (C# allows
+        // it there) and is not an empty top-level statement.
+        let follows_declaration = std::mem::replace(&mut after_declaration, matches!(item, TopItem::Type(_) | TopItem::Namespace(_)));
+        if follows_declaration && matches!(&item, TopItem::Stmt(s) if s.kind == StmtKind::Empty) {
+            continue;
+        }
         let container_has_members = file_ns.as_ref().map_or(!unit.members.is_empty(), |n| !n.members.is_empty());
         let members = match file_ns.as_mut() {
             Some(ns) => &mut ns.members,

@@ -462,13 +462,27 @@ fn handler_entries<'a>(f: &CodeView<'a>, pc: usize) -> impl Iterator<Item = (usi
     })
 }
 
+/// The entry of the handler whose filter ends at `pc`: the handler runs after its filter,
+/// in the same frame, and reads what the filter wrote (the catch variable).
+fn filter_handler_entry(f: &CodeView<'_>, pc: usize) -> Option<usize> {
+    f.handlers
+        .iter()
+        .filter_map(|h| match h.kind {
+            HandlerKind::Filter { filter, .. } if filter.0 as usize <= pc => Some((filter.0, h.entry.0 as usize)),
+            _ => None,
+        })
+        .max_by_key(|&(filter, _)| filter)
+        .map(|(_, entry)| entry)
+}
+
 /// Where control can go after `pc` without an exception.
 fn normal_successors(f: &CodeView<'_>, pc: usize) -> Vec<usize> {
     let op = &f.code[pc];
     let table = |t: u32| f.tables.get(t as usize).map(|t| t.targets.iter().map(|x| x.0 as usize).collect::<Vec<_>>()).unwrap_or_default();
     match *op {
         Op::Jump { target } => vec![target.0 as usize],
-        Op::Return { .. } | Op::ReturnVoid | Op::Throw { .. } | Op::Rethrow { .. } | Op::EndFilter { .. } => Vec::new(),
+        Op::Return { .. } | Op::ReturnVoid | Op::Throw { .. } | Op::Rethrow { .. } => Vec::new(),
+        Op::EndFilter { .. } => filter_handler_entry(f, pc).into_iter().collect(),
         Op::Switch { table: t, .. } | Op::EndFinally { table: t, .. } => {
             let mut v = table(t);
             v.push(pc + 1);

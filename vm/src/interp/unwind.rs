@@ -8,10 +8,17 @@
 use super::{Flow, InvokeError};
 use crate::bytecode::{Function, Handler, HandlerKind};
 use crate::runtime::native::NativeError;
-use crate::runtime::thread::{Frame, FrameKind, UnwindTarget};
+use crate::runtime::thread::{FilterWrites, Frame, FrameKind, UnwindTarget};
 use crate::runtime::types::InitState;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
+
+/// Where a filter runs: the depth of its frame and the handler it belongs to.
+#[derive(Clone, Copy)]
+struct FilterSite {
+    depth: usize,
+    handler: usize,
+}
 
 /// What the first pass found.
 enum Catcher {
@@ -39,6 +46,7 @@ impl Vm {
         } else {
             self.begin_trace(exc, frame.func, pc);
         }
+        self.thread.filter_writes = None;
         let target = match self.find_catcher(exc, pc)? {
             Catcher::Handler { depth, handler } => UnwindTarget { exception: exc, depth, handler: Some(handler), finally_depth: 0 },
             Catcher::FilterBoundary { depth } => UnwindTarget { exception: exc, depth, handler: None, finally_depth: 0 },
@@ -72,7 +80,9 @@ impl Vm {
                 }
                 let caught = match h.kind {
                     HandlerKind::Catch(ty) => self.is_instance(exc, ty),
-                    HandlerKind::Filter { ty, .. } => self.is_instance(exc, ty) && self.run_filter(frame, func, h, exc)?,
+                    HandlerKind::Filter { ty, .. } => {
+                        self.is_instance(exc, ty) && self.run_filter(frame, func, h, exc, FilterSite { depth: i + 1, handler: hi })?
+                    }
                     HandlerKind::Finally => false,
                 };
                 if caught {
@@ -95,7 +105,8 @@ impl Vm {
     /// Runs a filter's code in a copy of its frame placed on top of the stack, so the
     /// frames above the declaring one stay intact. An exception inside the filter means
     /// `false`, as in .NET.
-    fn run_filter(&mut self, frame: Frame, func: &Function, h: &Handler, exc: Value) -> Result<bool, InvokeError> {
+    /// What the filter wrote is kept for its handler ([`FilterWrites`]).
+    fn run_filter(&mut self, frame: Frame, func: &Function, h: &Handler, exc: Value, site: FilterSite) -> Result<bool, InvokeError> {
         let HandlerKind::Filter { filter, .. } = h.kind else { return Ok(false) };
         let base = self.free_register_base();
         let n = func.num_regs as usize;
@@ -104,13 +115,42 @@ impl Vm {
         self.thread.regs.copy_within(from..from + n, base);
         self.thread.regs[base + h.reg.0 as usize] = exc;
         let saved_unwind = self.thread.unwind.take();
+        let saved_writes = self.thread.filter_writes.take();
         self.thread.frames.push(Frame { func: frame.func, pc: filter.0, base: base as u32, ret: h.reg, kind: FrameKind::Filter });
         let verdict = self.execute();
         self.thread.unwind = saved_unwind;
+        self.thread.filter_writes = saved_writes;
         match verdict {
-            Ok(v) => Ok(v == Value::Bool(true)),
-            Err(InvokeError::Exception(_)) => Ok(false),
+            Ok(v) if v == Value::Bool(true) => {
+                self.thread.filter_writes = Some(self.filter_writes(from, base, n, site));
+                Ok(true)
+            }
+            Ok(_) | Err(InvokeError::Exception(_)) => Ok(false),
             Err(other) => Err(other),
+        }
+    }
+
+    /// The registers of the frame at `from` that its filter's copy at `copy` changed.
+    fn filter_writes(&self, from: usize, copy: usize, n: usize, site: FilterSite) -> FilterWrites {
+        let regs = &self.thread.regs;
+        let writes = (0..n)
+            .filter_map(|r| {
+                let (before, after) = (regs[from + r], regs[copy + r]);
+                (before != after).then_some((r as u16, before, after))
+            })
+            .collect();
+        FilterWrites { depth: site.depth, handler: site.handler, writes }
+    }
+
+    /// Hands the handler at `handler` of the frame at `depth` its filter's writes.
+    fn apply_filter_writes(&mut self, base: usize, depth: usize, handler: usize) {
+        let Some(w) = self.thread.filter_writes.take_if(|w| w.depth == depth && w.handler == handler) else { return };
+        for (r, before, after) in w.writes {
+            if let Some(slot) = self.thread.regs.get_mut(base + r as usize) {
+                if *slot == before {
+                    *slot = after;
+                }
+            }
         }
     }
 
@@ -132,6 +172,7 @@ impl Vm {
                     if self.stats.enabled() {
                         self.stats.catches += 1;
                     }
+                    self.apply_filter_writes(frame.base as usize, target.depth, hi);
                     return Ok(self.enter_handler(frame, h, exc));
                 }
                 if h.kind == HandlerKind::Finally && covers(h, pc) {

@@ -817,6 +817,7 @@ impl MethodBinder<'_> {
         let sub = Substitution::for_method(app.method, &app.type_args);
         let ptypes: Vec<TypeId> = declared.iter().map(|&t| self.c.meta.types.subst(t, &sub)).collect();
         let mut out = Vec::new();
+        let written: Vec<Option<usize>> = app.param_args.iter().map(|args| args.first().copied()).collect();
         for (pi, args) in app.param_args.iter().enumerate() {
             let is_params = app.expanded && pi == md.params.len() - 1;
             if is_params {
@@ -835,7 +836,7 @@ impl MethodBinder<'_> {
                 }
             }
         }
-        out
+        self.in_written_order(out, &written)
     }
 
     fn finish_arg(&mut self, a: &PreArg, pt: TypeId) -> BArg {

@@ -230,17 +230,22 @@ impl MethodBinder<'_> {
             _ => return None,
         };
         let from = self.prim(expr.ty)?;
-        if value == 0 && self.is_enum(to) && from.is_integral() {
-            return Some(Conversion { kind: ConvKind::Identity, implicit: true, rank: 1 });
+        // `short? s = 3;`: the constant converts to the underlying type, then wraps.
+        let (underlying, rank) = match self.nullable_inner(to) {
+            Some(inner) => (inner, 2),
+            None => (to, 1),
+        };
+        if value == 0 && self.is_enum(underlying) && from.is_integral() {
+            return Some(Conversion { kind: ConvKind::Identity, implicit: true, rank });
         }
-        let target = self.prim(to)?;
+        let target = self.prim(underlying)?;
         if matches!(from, Prim::Int | Prim::Long) && target.is_integral() && target != Prim::Char {
             let (lo, hi) = target.range()?;
             let fits = (lo..=hi).contains(&value);
             let allowed = from == Prim::Int || (from == Prim::Long && target == Prim::ULong);
             if fits && allowed {
                 let to_kind = target.num_kind()?;
-                return Some(Conversion { kind: ConvKind::Numeric { to: to_kind, checked: false }, implicit: true, rank: 1 });
+                return Some(Conversion { kind: ConvKind::Numeric { to: to_kind, checked: false }, implicit: true, rank });
             }
         }
         None
@@ -429,6 +434,7 @@ impl MethodBinder<'_> {
         }
         match self.conversion(&expr, to) {
             Some(c) if c.implicit => self.apply_conversion(expr, c.kind, to),
+            Some(_) if self.report_constant_out_of_range(&expr, to) => BExpr::error(expr.span),
             Some(_) => {
                 let (f, t) = (self.type_name(expr.ty), self.type_name(to));
                 self.error(
@@ -460,7 +466,10 @@ impl MethodBinder<'_> {
         if expr.ty == to || to == TypeId::ERROR || expr.is_error() {
             return BExpr { span, ..expr };
         }
-        if let (BKind::Const(_), Some(_)) = (&expr.kind, self.prim(to)) {
+        if let (BKind::Const(c), Some(_)) = (&expr.kind, self.prim(to)) {
+            if !self.check_constant_cast(&c.clone(), expr.ty, to, span) {
+                return BExpr::error(span);
+            }
             if let Some(folded) = self.fold_constant_cast(&expr, to, span) {
                 return folded;
             }
@@ -525,7 +534,8 @@ impl MethodBinder<'_> {
     /// `(byte)300`, `(int)3.9`, `(char)65` on constants: the converted constant.
     fn fold_constant_cast(&mut self, expr: &BExpr, to: TypeId, span: Span) -> Option<BExpr> {
         let BKind::Const(c) = &expr.kind else { return None };
-        let target = self.prim(to)?;
+        // A constant of type `T?` holds the bare `T`.
+        let target = self.prim(self.nullable_inner(to).unwrap_or(to))?;
         let k = target.num_kind()?;
         let v = match c {
             ConstVal::Int(i) => crate::interp::arith::convert(crate::runtime::value::Value::I64(*i), k, false),

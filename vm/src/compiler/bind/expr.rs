@@ -187,10 +187,11 @@ impl MethodBinder<'_> {
                 },
             },
             ExprKind::Checked(checked, inner) => {
-                let saved = self.checked;
+                let saved = (self.checked, self.explicitly_unchecked);
                 self.checked = *checked;
+                self.explicitly_unchecked = !*checked;
                 let b = self.bind(inner, target);
-                self.checked = saved;
+                (self.checked, self.explicitly_unchecked) = saved;
                 return b;
             }
             ExprKind::Throw(inner) => {
@@ -478,6 +479,7 @@ impl MethodBinder<'_> {
                 self.c.meta.fields[f.index()].constant = Some(const_to_metadata(&c));
                 Some(c)
             }
+            _ if v.is_error() => None,
             _ => {
                 self.error(init.span, "CS0133", format!("The expression being assigned to '{}' must be constant", fd.name));
                 None

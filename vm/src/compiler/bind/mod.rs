@@ -4,8 +4,10 @@
 //! One [`MethodBinder`] binds a method together with its lambdas and local functions
 //! (they share the method's locals table, so captures are visible to the emitter).
 
+pub mod arg_order;
 pub mod awaits;
 pub mod call;
+pub mod constant_checks;
 pub mod convert;
 pub mod definite;
 pub mod expr;
@@ -47,6 +49,9 @@ struct Scope {
     pending: Vec<String>,
     /// The function whose body the scope is in ([`FuncCtx::index`]).
     owner: u32,
+    /// A switch section's scope: its locals belong to the switch block's declaration
+    /// space (the enclosing scope), its pattern variables to the section.
+    switch_section: bool,
 }
 
 /// The function currently being bound (the method itself or a nested function).
@@ -83,6 +88,9 @@ pub struct MethodBinder<'c> {
     /// The type `this` has (the containing type), if the method is an instance member.
     pub this_type: Option<TypeId>,
     pub checked: bool,
+    /// Inside an explicit `unchecked` expression or block: constant expressions wrap
+    /// instead of being compile-time errors.
+    pub explicitly_unchecked: bool,
     /// Goto labels by name, per function.
     pending_gotos: Vec<(String, LabelId, Span)>,
     /// Enclosing `switch` statements (for `goto case`).
@@ -145,6 +153,7 @@ impl<'c> MethodBinder<'c> {
             },
             this_type,
             checked: false,
+            explicitly_unchecked: false,
             pending_gotos: Vec::new(),
             switch_stack: Vec::new(),
             submission_scope: None,
@@ -186,10 +195,29 @@ impl<'c> MethodBinder<'c> {
         self.declare(name, ty, kind, span, discards && name == "_")
     }
 
+    /// Whether the current declaration space (the current scope, with the switch block's
+    /// for a switch section) already declares `name`.
+    fn declared_in_this_space(&self, name: &str) -> bool {
+        let declares = |s: &Scope| s.names.iter().any(|(n, _)| n == name);
+        let mut spaces = self.scopes.iter().rev();
+        match spaces.next() {
+            Some(s) if declares(s) => true,
+            Some(s) if s.switch_section => spaces.next().is_some_and(declares),
+            _ => false,
+        }
+    }
+
+    /// Marks the current scope as a switch section's (see [`Scope::switch_section`]).
+    pub fn mark_switch_section(&mut self) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.switch_section = true;
+        }
+    }
+
     fn declare(&mut self, name: &str, ty: TypeId, kind: LocalKind, span: Span, discard: bool) -> LocalId {
         let shadows_earlier_input = self.submission_scope == Some(self.scopes.len());
         if !discard && kind == LocalKind::User && !shadows_earlier_input {
-            if self.scopes.last().is_some_and(|s| s.names.iter().any(|(n, _)| n == name)) {
+            if self.declared_in_this_space(name) {
                 self.error(span, "CS0128", format!("A local variable or function named '{name}' is already defined in this scope"));
             } else if self.lookup_local(name).is_some_and(|l| self.locals[l.0 as usize].owner == self.func.index)
                 || self.declared_later_in_enclosing_scope(name)
@@ -260,6 +288,22 @@ impl<'c> MethodBinder<'c> {
     /// Pops a scope, returning the locals it declared.
     pub fn pop_scope(&mut self) -> Vec<LocalId> {
         self.scopes.pop().map(|s| s.locals).unwrap_or_default()
+    }
+
+    /// How many names the current scope declares.
+    pub fn scope_name_count(&self) -> usize {
+        self.scopes.last().map_or(0, |s| s.names.len())
+    }
+
+    /// Pops a scope whose names from the `first`th on stay in scope in the enclosing one
+    /// (a switch section's locals belong to the switch block; its pattern variables, the
+    /// names before, do not), returning the locals it declared.
+    pub fn pop_scope_passing_names_from(&mut self, first: usize) -> Vec<LocalId> {
+        let Some(mut scope) = self.scopes.pop() else { return Vec::new() };
+        if let Some(enclosing) = self.scopes.last_mut() {
+            enclosing.names.extend(scope.names.drain(first.min(scope.names.len())..));
+        }
+        scope.locals
     }
 
     /// Removes locals numbered `first` and above from the scopes (a trial binding that

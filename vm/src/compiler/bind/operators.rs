@@ -48,6 +48,9 @@ impl MethodBinder<'_> {
             _ => None,
         };
         let Some((bop, ty)) = result else {
+            if let Some(lifted) = self.lifted_user_unary(op, &v, span) {
+                return lifted;
+            }
             let shown = self.type_name(v.ty);
             self.error(span, "CS0023", format!("Operator '{}' cannot be applied to operand of type '{shown}'", unary_symbol(op)));
             return BExpr::error(span);
@@ -91,6 +94,27 @@ impl MethodBinder<'_> {
         })
     }
 
+    /// `-d` on a `decimal?` (a type whose operators are user-defined): `null` if the
+    /// operand is, else the operator on its value.
+    fn lifted_user_unary(&mut self, op: UnaryOp, v: &BExpr, span: Span) -> Option<BExpr> {
+        let inner = self.nullable_inner(v.ty)?;
+        self.user_operator(unary_op_name(op), &[BExpr::new(BKind::Default, inner, span)], span)?;
+        let tmp = self.temp(v.ty, span);
+        let t = self.local_expr(tmp, span);
+        let unwrapped = BExpr::new(BKind::Conv { kind: ConvKind::Unbox, operand: Box::new(t.clone()) }, inner, span);
+        let applied = self.user_operator(unary_op_name(op), &[unwrapped], span)?;
+        let result_ty = self.c.nullable_of(applied.ty);
+        let wrapped = retyped(applied, result_ty);
+        let null = BExpr::new(BKind::Const(ConstVal::Null), result_ty, span);
+        let is_null = self.null_test(t, true, span);
+        let cond = BExpr::new(BKind::Cond { cond: Box::new(is_null), then: Box::new(null), otherwise: Box::new(wrapped) }, result_ty, span);
+        Some(BExpr::new(
+            BKind::Seq { stmts: vec![BStmt::new(SKind::Local { local: tmp, init: Some(v.clone()) }, span)], value: Box::new(cond) },
+            result_ty,
+            span,
+        ))
+    }
+
     fn lifted_unary(&mut self, op: BUnOp, v: BExpr, ty: TypeId, span: Span, identity: bool) -> BExpr {
         let result_ty = self.c.nullable_of(ty);
         let tmp = self.temp(v.ty, span);
@@ -116,6 +140,11 @@ impl MethodBinder<'_> {
         let BKind::Const(c) = &v.kind else { return None };
         let folded = match (op, c) {
             (BUnOp::Neg { .. }, ConstVal::Int(i)) => {
+                let (int, long) = (self.wk().int32, self.wk().int64);
+                let overflows = (ty == int && *i == i32::MIN as i64) || (ty == long && *i == i64::MIN);
+                if overflows && self.constant_overflowed(&Err(crate::interp::arith::ArithError::Throw(crate::runtime::native::ExceptionKind::Overflow)), span) {
+                    return Some(BExpr::error(span));
+                }
                 let n = i.wrapping_neg();
                 if ty == self.wk().int32 {
                     ConstVal::Int(n as i32 as i64)
@@ -206,6 +235,7 @@ impl MethodBinder<'_> {
         if let Some(e) = self.enum_binary(op, &a, &b, span) {
             return e;
         }
+        let (a, b) = self.type_null_operand(op, a, b, span);
         let (ia, ib) = (self.nullable_inner(a.ty), self.nullable_inner(b.ty));
         if ia.is_some() || ib.is_some() {
             if let Some(e) = self.lifted_binary(op, a.clone(), b.clone(), span) {
@@ -514,6 +544,16 @@ impl MethodBinder<'_> {
         let (BKind::Const(x), BKind::Const(y)) = (&a.kind, &b.kind) else { return None };
         let vx = self.const_value(x, a.ty)?;
         let vy = self.const_value(y, b.ty)?;
+        let checked = match op {
+            BBinOp::Add { .. } => Some(arith::add_checked(vx, vy)),
+            BBinOp::Sub { .. } => Some(arith::sub_checked(vx, vy)),
+            BBinOp::Mul { .. } => Some(arith::mul_checked(vx, vy)),
+            BBinOp::Div => Some(arith::div(vx, vy)),
+            _ => None,
+        };
+        if checked.is_some_and(|r| self.constant_overflowed(&r, span)) {
+            return Some(BExpr::error(span));
+        }
         let r = match op {
             BBinOp::Add { .. } => arith::add(vx, vy),
             BBinOp::Sub { .. } => arith::sub(vx, vy),
@@ -581,6 +621,31 @@ impl MethodBinder<'_> {
         let (a, b) = (self.box_if_value(a), self.box_if_value(b));
         let bop = if op == BinaryOp::Eq { BBinOp::Eq } else { BBinOp::Ne };
         Some(BExpr::new(BKind::Binary { op: bop, left: Box::new(a), right: Box::new(b) }, self.wk().boolean, span))
+    }
+
+    /// `null ^ false`, `x + null`, `5 == null`: the `null` literal against a value of a
+    /// simple or enum type `T` (or against a `T?`, for operators other than `==`/`!=`) is a
+    /// `T?`, and the lifted operator applies.
+    fn type_null_operand(&mut self, op: BinaryOp, a: BExpr, b: BExpr, span: Span) -> (BExpr, BExpr) {
+        let is_null = |e: &BExpr| e.ty == TypeId::NULL && matches!(e.kind, BKind::Const(ConstVal::Null));
+        let (null_first, other) = match (is_null(&a), is_null(&b)) {
+            (true, false) => (true, b.ty),
+            (false, true) => (false, a.ty),
+            _ => return (a, b),
+        };
+        let liftable = match self.nullable_inner(other) {
+            Some(_) => !matches!(op, BinaryOp::Eq | BinaryOp::Ne),
+            None => self.prim(other).is_some() || self.is_enum(other) || other == self.wk().boolean,
+        };
+        if !liftable {
+            return (a, b);
+        }
+        let typed_null = BExpr::new(BKind::Const(ConstVal::Null), self.c.nullable_of(other), span);
+        if null_first {
+            (typed_null, b)
+        } else {
+            (a, typed_null)
+        }
     }
 
     /// Lifted operators on `T?` operands: arithmetic yields `null` when an operand is null,
@@ -672,7 +737,7 @@ impl MethodBinder<'_> {
                 let either_null = BExpr::new(BKind::OrElse(Box::new(a_null), Box::new(b_null)), boolean, span);
                 let (x, y) = (unwrap(self, ea, ua), unwrap(self, eb, ub));
                 let applied = self.make_binary(op, x, y, span);
-                if applied.ty == boolean {
+                if matches!(op, BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge) {
                     let f = BExpr::new(BKind::Const(ConstVal::Bool(false)), boolean, span);
                     BExpr::new(BKind::Cond { cond: Box::new(either_null), then: Box::new(f), otherwise: Box::new(applied) }, boolean, span)
                 } else {

@@ -316,6 +316,9 @@ impl MethodBinder<'_> {
         let tmp = self.temp(v.ty, span);
         let brk = self.new_label();
         let labels: Vec<LabelId> = sections.iter().map(|_| self.new_label()).collect();
+        // The switch block is one declaration space: a label or a local of one section
+        // is in scope in the others (`goto shared;`, `case 2: z = 9;`).
+        self.declare_labels(sections.iter().flat_map(|s| &s.stmts));
         let mut ctx = SwitchCtx { cases: Vec::new(), default: None };
         for (i, s) in sections.iter().enumerate() {
             for l in &s.labels {
@@ -340,6 +343,7 @@ impl MethodBinder<'_> {
         let mut bodies = Vec::new();
         for (i, s) in sections.iter().enumerate() {
             self.push_scope();
+            self.mark_switch_section();
             for l in &s.labels {
                 if let ast::SwitchLabel::Case { pattern, guard, span: lspan } = l {
                     let mut test = self.bind_pattern(tmp, pattern);
@@ -352,12 +356,13 @@ impl MethodBinder<'_> {
                     tests.push(BStmt::new(SKind::If { cond: test, then: Box::new(go), otherwise: None }, *lspan));
                 }
             }
-            let stmts = self.bind_section_statements(&s.stmts);
+            let pattern_names = self.scope_name_count();
+            let stmts = self.bind_stmts_with_declared_labels(&s.stmts);
             let section_block = BStmt::new(SKind::Block { stmts, locals: Vec::new() }, s.span);
             if super::syntax::can_complete(&section_block) {
                 self.report_fall_through(s, i + 1 == sections.len());
             }
-            let locals = self.pop_scope();
+            let locals = self.pop_scope_passing_names_from(pattern_names);
             bodies.push(BStmt::new(SKind::Label(labels[i]), s.span));
             bodies.push(BStmt::new(SKind::Block { stmts: vec![section_block], locals: Vec::new() }, s.span));
             self.append_scope_locals(locals);
@@ -369,17 +374,6 @@ impl MethodBinder<'_> {
         tests.push(BStmt::new(SKind::Label(brk), span));
         let locals = self.pop_scope();
         BStmt::new(SKind::Block { stmts: tests, locals }, span)
-    }
-
-    fn bind_section_statements(&mut self, stmts: &[ast::Stmt]) -> Vec<BStmt> {
-        let block = ast::Block { stmts: stmts.to_vec(), span: stmts.first().map_or(Span::default(), |s| s.span) };
-        match self.bind_block(&block).kind {
-            SKind::Block { stmts, locals } => {
-                self.append_scope_locals(locals);
-                stmts
-            }
-            _ => Vec::new(),
-        }
     }
 
     fn report_fall_through(&mut self, s: &ast::SwitchSection, is_last: bool) {

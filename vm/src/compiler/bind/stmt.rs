@@ -22,6 +22,23 @@ impl MethodBinder<'_> {
     /// Binds a statement list in the current scope. Local functions and labels are
     /// declared first (they are visible in the whole block).
     fn bind_stmt_list(&mut self, stmts: &[ast::Stmt]) -> Vec<BStmt> {
+        self.declare_labels(stmts);
+        self.bind_stmts_with_declared_labels(stmts)
+    }
+
+    /// Declares the labels of `stmts` in the current scope.
+    pub fn declare_labels<'s>(&mut self, stmts: impl IntoIterator<Item = &'s ast::Stmt>) {
+        for s in stmts {
+            if let StmtKind::Labeled { label, .. } = &s.kind {
+                let l = self.new_label();
+                self.add_scope_label(&label.name, l);
+            }
+        }
+    }
+
+    /// [`Self::bind_stmt_list`] once the labels are declared (a switch section's are
+    /// declared with the whole switch block's).
+    pub fn bind_stmts_with_declared_labels(&mut self, stmts: &[ast::Stmt]) -> Vec<BStmt> {
         self.expect_locals(
             stmts
                 .iter()
@@ -38,10 +55,6 @@ impl MethodBinder<'_> {
                     let rc = Rc::new((**decl).clone());
                     let id = self.declare_local_function(&rc);
                     local_fns.push((s.span, id, rc));
-                }
-                StmtKind::Labeled { label, .. } => {
-                    let l = self.new_label();
-                    self.add_scope_label(&label.name, l);
                 }
                 _ => {}
             }
@@ -153,10 +166,11 @@ impl MethodBinder<'_> {
             },
             StmtKind::YieldBreak => SKind::YieldBreak,
             StmtKind::Checked(checked, b) => {
-                let saved = self.checked;
+                let saved = (self.checked, self.explicitly_unchecked);
                 self.checked = *checked;
+                self.explicitly_unchecked = !*checked;
                 let r = self.bind_block(b);
-                self.checked = saved;
+                (self.checked, self.explicitly_unchecked) = saved;
                 return r;
             }
         };

@@ -261,7 +261,7 @@ pub fn can_complete(s: &BStmt) -> bool {
 fn block_can_complete(stmts: &[BStmt]) -> bool {
     let mut reachable = true;
     for s in stmts {
-        if let SKind::Label(l) = s.kind {
+        if let Some(l) = leading_label(s) {
             if stmts.iter().any(|x| contains_goto(x, l)) {
                 reachable = true;
             }
@@ -271,6 +271,16 @@ fn block_can_complete(stmts: &[BStmt]) -> bool {
         }
     }
     reachable
+}
+
+/// The label a statement starts with: a label, or a labeled statement (a block whose first
+/// statement is its label).
+fn leading_label(s: &BStmt) -> Option<crate::compiler::bound::LabelId> {
+    match &s.kind {
+        SKind::Label(l) => Some(*l),
+        SKind::Block { stmts, .. } => stmts.first().and_then(leading_label),
+        _ => None,
+    }
 }
 
 fn is_const_bool(e: &crate::compiler::bound::BExpr, v: bool) -> bool {

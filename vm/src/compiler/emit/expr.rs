@@ -1066,6 +1066,12 @@ impl FnBuilder<'_> {
                 }
                 self.emit(Op::MakeRefElem { dst, arr: a, index: i });
             }
+            BKind::Seq { stmts, value } => {
+                for s in stmts {
+                    self.emit_stmt(s);
+                }
+                self.emit_ref(value, dst);
+            }
             _ => self.emit_into(e, dst),
         }
     }

@@ -230,23 +230,40 @@ impl FnBuilder<'_> {
         self.emit_jump(Op::Jump { target: Target(0) }, done);
         for c in catches {
             let exc = self.alloc_reg();
-            // Handler targets are labels until `finish` resolves them.
-            let kind = match &c.filter {
+            let variable: &[LocalId] = c.local.as_ref().map_or(&[], std::slice::from_ref);
+            // Handler targets are labels until `finish` resolves them. A filter's writes
+            // (the variable, a display holding it) are still there when its handler runs:
+            // `when ((e = other) != null)` hands the handler `other`.
+            let (kind, made_display) = match &c.filter {
                 Some(f) => {
                     let filter = self.new_label();
                     self.place_label(filter);
+                    let made_display = self.enter_block_display(variable);
                     self.bind_caught_exception(c, exc);
                     let cond = self.emit_value(f);
                     self.emit(Op::EndFilter { cond });
-                    HandlerKind::Filter { ty: c.ty, filter: Target(filter.0) }
+                    (HandlerKind::Filter { ty: c.ty, filter: Target(filter.0) }, made_display)
                 }
-                None => HandlerKind::Catch(c.ty),
+                None => (HandlerKind::Catch(c.ty), false),
             };
             let entry = self.new_label();
             self.place_label(entry);
             self.add_handler(Handler { start, end, kind, entry: Target(entry.0), reg: exc });
-            self.bind_caught_exception(c, exc);
+            let made_display = match &c.filter {
+                Some(_) => {
+                    self.write_local(c.exception_temp, exc);
+                    made_display
+                }
+                None => {
+                    let made_display = self.enter_block_display(variable);
+                    self.bind_caught_exception(c, exc);
+                    made_display
+                }
+            };
             self.emit_stmt(&c.body);
+            if made_display {
+                self.leave_block_display();
+            }
             self.emit_jump(Op::Jump { target: Target(0) }, done);
         }
         self.place_label(done);
