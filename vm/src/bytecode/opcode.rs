@@ -221,9 +221,16 @@ pub enum Op {
     FormatValue { dst: Reg, src: Reg, format: ConstIdx },
 
     // ---- calls ---------------------------------------------------------------------------
+    /// Throws `NullReferenceException` when `src` is `null`: the receiver check C#'s
+    /// `callvirt` makes before a non-virtual instance call that is not a plain `Call`
+    /// (those are `CallChecked`).
+    NullCheck { src: Reg },
     /// Calls `method` non-virtually. Arguments (receiver first) are in `base..`; the callee's
     /// frame starts at `base`. `dst <-` the return value.
     Call { method: MethodId, base: Reg, dst: Reg },
+    /// As `Call`, on a receiver that may be `null`: throws `NullReferenceException` for a
+    /// `null` one first (C#'s `callvirt` of a non-virtual method, as one instruction).
+    CallChecked { method: MethodId, base: Reg, dst: Reg },
     /// As `Call`, for a library method with a fast path (`[Intrinsic("name")]` on a method
     /// with a body, see `runtime::intrinsics::fast_paths`): the fast path answers, or, when
     /// it declines, the method's body runs as for `Call`.

@@ -669,6 +669,21 @@ impl Vm {
                     new_string!(dst, made);
                 }
 
+                Op::NullCheck { src } => {
+                    if r!(src).is_null() {
+                        throw_kind!(ExceptionKind::NullReference);
+                    }
+                }
+                Op::CallChecked { method, base: b, dst } => {
+                    if r!(b).is_null() {
+                        throw_kind!(ExceptionKind::NullReference);
+                    }
+                    save_pc!();
+                    match self.enter_bytecode(method, base + b.0 as usize, dst) {
+                        Some(callee) => switch_to!(callee),
+                        None => return self.call(method, base + b.0 as usize, dst, pc as u32 - 1),
+                    }
+                }
                 Op::Call { method, base: b, dst } => {
                     save_pc!();
                     match self.enter_bytecode(method, base + b.0 as usize, dst) {

@@ -177,7 +177,13 @@ fn pure_dst(op: &Op) -> Option<Reg> {
 fn is_plain(op: &Op) -> bool {
     let call = matches!(
         op,
-        Op::Call { .. } | Op::CallFastPath { .. } | Op::CallVirt { .. } | Op::CallNative { .. } | Op::CallDelegate { .. } | Op::MakeGenerator { .. }
+        Op::Call { .. }
+            | Op::CallChecked { .. }
+            | Op::CallFastPath { .. }
+            | Op::CallVirt { .. }
+            | Op::CallNative { .. }
+            | Op::CallDelegate { .. }
+            | Op::MakeGenerator { .. }
     );
     let store = matches!(op, Op::StoreField { .. } | Op::StoreElem { .. } | Op::StoreStatic { .. } | Op::StoreStaticDyn { .. } | Op::StoreRef { .. });
     store || (simple_dst(op).is_some() && !call)
@@ -330,6 +336,7 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::Concat { dst, .. }
         | Op::FormatValue { dst, .. }
         | Op::Call { dst, .. }
+        | Op::CallChecked { dst, .. }
         | Op::CallFastPath { dst, .. }
         | Op::CallVirt { dst, .. }
         | Op::CallNative { dst, .. }
@@ -382,6 +389,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
         | Op::Unbox { src, .. }
         | Op::Throw { src }
         | Op::Rethrow { src }
+        | Op::NullCheck { src }
         | Op::Return { src }
         | Op::JumpIfNull { src, .. }
         | Op::JumpIfNotNull { src, .. }
