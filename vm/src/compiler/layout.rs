@@ -190,7 +190,8 @@ impl Compiler {
         if d.kind == TypeDefKind::Interface {
             return;
         }
-        let mut map = self.base_def(def).map(|b| self.meta.type_def(b).interface_map.clone()).unwrap_or_default();
+        let mut map = self.inherited_interface_map(def);
+        let declared = self.declared_interfaces(def);
         let supers = self.meta.supertypes(d.self_type);
         for iface in supers {
             let Some(idef) = self.meta.types.def_of(iface) else { continue };
@@ -199,6 +200,11 @@ impl Compiler {
             }
             for im in self.meta.type_def(idef).methods.clone() {
                 if self.meta.method(im).is_static() {
+                    continue;
+                }
+                if !declared.contains(&iface) && map.contains_key(&im) {
+                    // Implemented by a base class and not re-implemented here: the base's
+                    // choice stands (an override of it is already in the inherited map).
                     continue;
                 }
                 if let Some(found) = self.find_implementation(def, d.self_type, iface, im) {
@@ -213,6 +219,31 @@ impl Compiler {
             }
         }
         self.meta.type_defs[def.index()].interface_map = map;
+    }
+
+    /// The base class's interface map, each virtual implementation replaced by its
+    /// override in this class's vtable.
+    fn inherited_interface_map(&self, def: TypeDefId) -> hashbrown::HashMap<MethodId, MethodId> {
+        let Some(base) = self.base_def(def) else { return Default::default() };
+        let vtable = &self.meta.type_def(def).vtable;
+        let mut map = self.meta.type_def(base).interface_map.clone();
+        for target in map.values_mut() {
+            if let Some(&m) = self.meta.method(*target).vtable_slot.and_then(|slot| vtable.get(slot as usize)) {
+                *target = m;
+            }
+        }
+        map
+    }
+
+    /// The interfaces a type's own base list names, with the interfaces they extend (those
+    /// it implements, or re-implements, itself).
+    fn declared_interfaces(&mut self, def: TypeDefId) -> Vec<TypeId> {
+        let mut out = Vec::new();
+        for i in self.meta.type_def(def).interfaces.clone() {
+            out.push(i);
+            out.extend(self.meta.supertypes(i));
+        }
+        out
     }
 
     /// CS0535, once per missing member, at the interface's entry in the base list. A
@@ -258,22 +289,42 @@ impl Compiler {
         let mut cur = Some(self_type);
         while let Some(t) = cur {
             let cdef = self.meta.types.def_of(t)?;
-            for m in self.meta.type_def(cdef).methods.clone() {
-                let md = self.meta.method(m).clone();
-                if md.name != name || md.is_static() {
-                    continue;
-                }
-                let explicit = self.explicit_impls.get(&m).copied();
-                let applicable = match explicit {
-                    Some(e) => e == iface || (cdef == def && self.meta.types.def_of(e) == self.meta.types.def_of(iface)),
-                    None => md.flags.has(Flags::PUBLIC) || self.is_library(md.file),
-                };
-                if applicable && self.same_signature(m, Some(t), im, Some(iface)) {
-                    return Some(m);
+            let candidates: Vec<MethodId> =
+                self.meta.type_def(cdef).methods.iter().copied().filter(|&m| self.meta.method(m).name == name && !self.meta.method(m).is_static()).collect();
+            for kind in [Implementation::Explicit, Implementation::ExplicitSameGeneric, Implementation::Public] {
+                for &m in &candidates {
+                    if self.implements_as(m, kind, def, cdef, iface) && self.same_signature(m, Some(t), im, Some(iface)) {
+                        return Some(m);
+                    }
                 }
             }
             cur = self.meta.base_type(t);
         }
         None
     }
+
+    /// Whether `m` (declared in `cdef`) is an implementation of the given kind for `iface`.
+    fn implements_as(&self, m: MethodId, kind: Implementation, def: TypeDefId, cdef: TypeDefId, iface: TypeId) -> bool {
+        let explicit = self.explicit_impls.get(&m).copied();
+        match (kind, explicit) {
+            (Implementation::Explicit, Some(e)) => e == iface,
+            (Implementation::ExplicitSameGeneric, Some(e)) => cdef == def && self.meta.types.def_of(e) == self.meta.types.def_of(iface),
+            (Implementation::Public, None) => {
+                let md = self.meta.method(m);
+                md.flags.has(Flags::PUBLIC) || self.is_library(md.file)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// How a class member implements an interface member, in the order C# looks for one in
+/// each class: an explicit implementation (`I<X>.M`, then one naming the same generic
+/// interface with other type arguments as written in the class itself), then a public
+/// member with the same signature.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Implementation {
+    Explicit,
+    ExplicitSameGeneric,
+    Public,
 }
