@@ -861,14 +861,17 @@ impl MethodBinder<'_> {
             let indices = args.iter().map(|a| self.bind_index(&a.expr, int)).collect();
             return Bound::Value(BExpr::new(BKind::Elem { array: Box::new(recv), indices }, elem, span));
         }
-        let indexers = self.lookup_indexers(recv.ty);
+        // `base[i]`: the base class's indexers, called non-virtually on `this`.
+        let is_base = matches!(target.kind, ExprKind::Base);
+        let lookup_type = if is_base { self.c.meta.base_type(recv.ty).unwrap_or(recv.ty) } else { recv.ty };
+        let indexers = self.lookup_indexers(lookup_type);
         if indexers.is_empty() {
-            let shown = self.type_name(recv.ty);
+            let shown = self.type_name(lookup_type);
             self.error(span, "CS0021", format!("Cannot apply indexing with [] to an expression of type '{shown}'"));
             return Bound::Value(BExpr::error(span));
         }
         match self.resolve_indexer(indexers, recv, args, span) {
-            Some(p) => Bound::Property(p),
+            Some(p) => Bound::Property(PropertyAccess { is_base, ..p }),
             None => Bound::Value(BExpr::error(span)),
         }
     }
