@@ -666,6 +666,15 @@ impl MethodBinder<'_> {
         }
     }
 
+    /// CS0122 for a method (or constructor) chosen among inaccessible candidates, named
+    /// with its parameters as Roslyn names it (`'A.M(int)'`).
+    pub fn check_method_access(&mut self, m: MethodId, creating: bool, span: Span) {
+        if !self.is_method_accessible(m, creating) {
+            let shown = self.c.member_display(m);
+            self.error(span, "CS0122", format!("'{shown}' is inaccessible due to its protection level"));
+        }
+    }
+
     pub fn check_access(&mut self, owner: crate::metadata::TypeDefId, flags: Flags, name: &str, span: Span) {
         if !self.is_accessible(owner, flags) {
             let o = self.type_name(self.c.meta.type_def(owner).self_type);
