@@ -315,6 +315,11 @@ impl Effects {
                 e.uses.extend(range(base, f.call_arity(meta, method)));
                 e.defs.push(dst);
             }
+            Op::CallInterface { method, base, dst, iface } => {
+                e.uses.extend(range(base, f.call_arity(meta, method)));
+                e.uses.push(iface);
+                e.defs.push(dst);
+            }
             Op::StartAsync { method, base, dst } => {
                 e.uses.extend(range(base, f.call_arity(meta, method)));
                 e.defs.extend([dst, Reg(dst.0 + 1)]);

@@ -238,6 +238,10 @@ pub enum Op {
     /// Calls `method` virtually: through the vtable of the receiver in `base`, or through its
     /// interface map for interface methods. Throws `NullReferenceException`.
     CallVirt { method: MethodId, base: Reg, dst: Reg },
+    /// As `CallVirt`, for a method of a generic interface that some type implements with
+    /// different type arguments (`IOp<ushort>`, `IOp<uint>`): `iface` holds the run-time
+    /// interface type, which picks among the receiver's implementations.
+    CallInterface { method: MethodId, base: Reg, dst: Reg, iface: Reg },
     /// Calls a Rust intrinsic with `argc` arguments in `base..`. `dst <-` its result.
     CallNative { native: NativeId, base: Reg, argc: u8, dst: Reg },
     /// Invokes the delegate in `base` with the arguments in `base+1..`. `dst <-` the result.

@@ -716,6 +716,21 @@ impl Vm {
                         None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
                     }
                 }
+                Op::CallInterface { method, base: b, dst, iface } => {
+                    let receiver = r!(b);
+                    let Value::Type(iface) = r!(iface) else { return Err(self.bad_operands(func, pc, "CallInterface")) };
+                    let Some(target) = self.resolve_interface_by_type(method, iface, receiver) else {
+                        if receiver.is_null() {
+                            throw_kind!(ExceptionKind::NullReference);
+                        }
+                        return Err(InvokeError::Fatal(format!("no implementation of {} for the receiver", self.meta.method(method).name)));
+                    };
+                    save_pc!();
+                    match self.enter_bytecode(target, base + b.0 as usize, dst) {
+                        Some(callee) => switch_to!(callee),
+                        None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
+                    }
+                }
                 Op::CallNative { native, base: b, dst, .. } if calls::is_frame_switching(native) => {
                     save_pc!();
                     return self.switch_frames(native, base + b.0 as usize, dst);

@@ -957,6 +957,10 @@ impl FnBuilder<'_> {
                 let argc = (md.params.len() + usize::from(!is_static)) as u8;
                 self.emit(Op::CallNative { native, base, argc, dst: base });
             }
+            _ if is_virtual && self.c.interfaces_implemented_twice.contains(&md.owner) => {
+                let iface = self.type_value(owner);
+                self.emit(Op::CallInterface { method, base, dst: base, iface });
+            }
             _ if is_virtual => {
                 self.emit(Op::CallVirt { method, base, dst: base });
             }

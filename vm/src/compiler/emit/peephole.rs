@@ -181,6 +181,7 @@ fn is_plain(op: &Op) -> bool {
             | Op::CallChecked { .. }
             | Op::CallFastPath { .. }
             | Op::CallVirt { .. }
+            | Op::CallInterface { .. }
             | Op::CallNative { .. }
             | Op::CallDelegate { .. }
             | Op::MakeGenerator { .. }
@@ -339,6 +340,7 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::CallChecked { dst, .. }
         | Op::CallFastPath { dst, .. }
         | Op::CallVirt { dst, .. }
+        | Op::CallInterface { dst, .. }
         | Op::CallNative { dst, .. }
         | Op::CallDelegate { dst, .. }
         | Op::TypeTest { dst, .. }
