@@ -273,7 +273,7 @@ impl Effects {
             }
             Op::JumpIfLt { a, b, .. } | Op::JumpIfLe { a, b, .. } | Op::JumpIfGt { a, b, .. } | Op::JumpIfGe { a, b, .. } => e.uses.extend([a, b]),
             Op::JumpIfEq { a, b, .. } | Op::JumpIfNe { a, b, .. } => e.uses.extend([a, b]),
-            Op::Switch { src: r, .. } | Op::Return { src: r } | Op::Throw { src: r } | Op::Rethrow { src: r } => e.uses.push(r),
+            Op::Switch { src: r, .. } | Op::Return { src: r } | Op::Throw { src: r } | Op::Rethrow { src: r } | Op::NullCheck { src: r } => e.uses.push(r),
             Op::EndFinally { pending: r, .. } | Op::EndFilter { cond: r } | Op::AwaitSuspend { awaiter: r } => e.uses.push(r),
             Op::StoreStatic { src, .. } => e.uses.push(src),
             Op::NewDyn { dst, ty } | Op::DefaultDyn { dst, ty } => e.un(dst, ty),
@@ -309,10 +309,16 @@ impl Effects {
                 e.defs.push(dst);
             }
             Op::Call { method, base, dst }
+            | Op::CallChecked { method, base, dst }
             | Op::CallFastPath { method, base, dst }
             | Op::CallVirt { method, base, dst }
             | Op::CallAsync { method, base, dst } => {
                 e.uses.extend(range(base, f.call_arity(meta, method)));
+                e.defs.push(dst);
+            }
+            Op::CallInterface { method, base, dst, iface } => {
+                e.uses.extend(range(base, f.call_arity(meta, method)));
+                e.uses.push(iface);
                 e.defs.push(dst);
             }
             Op::StartAsync { method, base, dst } => {

@@ -235,9 +235,16 @@ pub enum Op {
     FormatValue { dst: Reg, src: Reg, format: ConstIdx },
 
     // ---- calls ---------------------------------------------------------------------------
+    /// Throws `NullReferenceException` when `src` is `null`: the receiver check C#'s
+    /// `callvirt` makes before a non-virtual instance call that is not a plain `Call`
+    /// (those are `CallChecked`).
+    NullCheck { src: Reg },
     /// Calls `method` non-virtually. Arguments (receiver first) are in `base..`; the callee's
     /// frame starts at `base`. `dst <-` the return value.
     Call { method: MethodId, base: Reg, dst: Reg },
+    /// As `Call`, on a receiver that may be `null`: throws `NullReferenceException` for a
+    /// `null` one first (C#'s `callvirt` of a non-virtual method, as one instruction).
+    CallChecked { method: MethodId, base: Reg, dst: Reg },
     /// As `Call`, for a library method with a fast path (`[Intrinsic("name")]` on a method
     /// with a body, see `runtime::intrinsics::fast_paths`): the fast path answers, or, when
     /// it declines, the method's body runs as for `Call`.
@@ -245,6 +252,10 @@ pub enum Op {
     /// Calls `method` virtually: through the vtable of the receiver in `base`, or through its
     /// interface map for interface methods. Throws `NullReferenceException`.
     CallVirt { method: MethodId, base: Reg, dst: Reg },
+    /// As `CallVirt`, for a method of a generic interface that some type implements with
+    /// different type arguments (`IOp<ushort>`, `IOp<uint>`): `iface` holds the run-time
+    /// interface type, which picks among the receiver's implementations.
+    CallInterface { method: MethodId, base: Reg, dst: Reg, iface: Reg },
     /// Calls a Rust intrinsic with `argc` arguments in `base..`. `dst <-` its result.
     CallNative { native: NativeId, base: Reg, argc: u8, dst: Reg },
     /// Invokes the delegate in `base` with the arguments in `base+1..`. `dst <-` the result.

@@ -173,6 +173,7 @@ impl Compiler {
             static_slots: 0,
             vtable: Vec::new(),
             interface_map: Default::default(),
+            interface_map_by_type: Default::default(),
             static_ctor: None,
             file,
             span: td.name.span,

@@ -190,9 +190,11 @@ impl Compiler {
         if d.kind == TypeDefKind::Interface {
             return;
         }
-        let mut map = self.base_def(def).map(|b| self.meta.type_def(b).interface_map.clone()).unwrap_or_default();
+        let (mut map, mut by_type) = self.inherited_interface_maps(def);
+        let declared = self.declared_interfaces(def);
         let supers = self.meta.supertypes(d.self_type);
-        for iface in supers {
+        let twice = self.interfaces_implemented_twice(&supers);
+        for iface in supers.clone() {
             let Some(idef) = self.meta.types.def_of(iface) else { continue };
             if self.meta.type_def(idef).kind != TypeDefKind::Interface {
                 continue;
@@ -201,8 +203,16 @@ impl Compiler {
                 if self.meta.method(im).is_static() {
                     continue;
                 }
-                if let Some(found) = self.find_implementation(def, d.self_type, iface, im) {
+                if !declared.contains(&iface) && map.contains_key(&im) {
+                    // Implemented by a base class and not re-implemented here: the base's
+                    // choice stands (an override of it is already in the inherited map).
+                    continue;
+                }
+                if let Some(found) = self.find_implementation(def, d.self_type, (iface, &supers), im) {
                     map.insert(im, found);
+                    if twice.contains(&idef) {
+                        by_type.insert((im, iface), found);
+                    }
                 } else if !map.contains_key(&im) {
                     if self.meta.method(im).flags.has(Flags::ABSTRACT) {
                         self.report_missing_interface_member(def, iface, im);
@@ -212,7 +222,46 @@ impl Compiler {
                 }
             }
         }
-        self.meta.type_defs[def.index()].interface_map = map;
+        let d = &mut self.meta.type_defs[def.index()];
+        d.interface_map = map;
+        d.interface_map_by_type = by_type;
+        self.interfaces_implemented_twice.extend(twice);
+    }
+
+    /// The generic interfaces that appear with different type arguments among `supers`
+    /// (`IOp<ushort>` and `IOp<uint>`): their methods are told apart by interface type.
+    fn interfaces_implemented_twice(&self, supers: &[TypeId]) -> Vec<TypeDefId> {
+        let defs: Vec<TypeDefId> = supers.iter().filter_map(|&t| self.meta.types.def_of(t)).collect();
+        let mut twice = Vec::new();
+        for &d in &defs {
+            if defs.iter().filter(|&&e| e == d).count() > 1 && !twice.contains(&d) {
+                twice.push(d);
+            }
+        }
+        twice
+    }
+
+    /// The base class's interface maps (by method, and by method and interface type), each
+    /// virtual implementation replaced by its override in this class's vtable.
+    fn inherited_interface_maps(&self, def: TypeDefId) -> (InterfaceMap, InterfaceMapByType) {
+        let Some(base) = self.base_def(def) else { return Default::default() };
+        let vtable = &self.meta.type_def(def).vtable;
+        let here = |m: MethodId| self.meta.method(m).vtable_slot.and_then(|slot| vtable.get(slot as usize)).copied().unwrap_or(m);
+        let b = self.meta.type_def(base);
+        let map = b.interface_map.iter().map(|(&im, &m)| (im, here(m))).collect();
+        let by_type = b.interface_map_by_type.iter().map(|(&key, &m)| (key, here(m))).collect();
+        (map, by_type)
+    }
+
+    /// The interfaces a type's own base list names, with the interfaces they extend (those
+    /// it implements, or re-implements, itself).
+    fn declared_interfaces(&mut self, def: TypeDefId) -> Vec<TypeId> {
+        let mut out = Vec::new();
+        for i in self.meta.type_def(def).interfaces.clone() {
+            out.push(i);
+            out.extend(self.meta.supertypes(i));
+        }
+        out
     }
 
     /// CS0535, once per missing member, at the interface's entry in the base list. A
@@ -252,28 +301,52 @@ impl Compiler {
 
     /// The method of `def` (or its bases) implementing interface method `im` of `iface`:
     /// an explicit implementation first, then a public instance method with the same name
-    /// and signature.
-    fn find_implementation(&mut self, def: TypeDefId, self_type: TypeId, iface: TypeId, im: MethodId) -> Option<MethodId> {
+    /// and signature. `supers`: the interfaces `def` implements (an explicit implementation
+    /// of one of them is never taken for another instantiation of the same interface).
+    fn find_implementation(&mut self, def: TypeDefId, self_type: TypeId, (iface, supers): (TypeId, &[TypeId]), im: MethodId) -> Option<MethodId> {
         let name = self.meta.method(im).name.clone();
         let mut cur = Some(self_type);
         while let Some(t) = cur {
             let cdef = self.meta.types.def_of(t)?;
-            for m in self.meta.type_def(cdef).methods.clone() {
-                let md = self.meta.method(m).clone();
-                if md.name != name || md.is_static() {
-                    continue;
-                }
-                let explicit = self.explicit_impls.get(&m).copied();
-                let applicable = match explicit {
-                    Some(e) => e == iface || (cdef == def && self.meta.types.def_of(e) == self.meta.types.def_of(iface)),
-                    None => md.flags.has(Flags::PUBLIC) || self.is_library(md.file),
-                };
-                if applicable && self.same_signature(m, Some(t), im, Some(iface)) {
-                    return Some(m);
+            let candidates: Vec<MethodId> =
+                self.meta.type_def(cdef).methods.iter().copied().filter(|&m| self.meta.method(m).name == name && !self.meta.method(m).is_static()).collect();
+            for kind in [Implementation::Explicit, Implementation::ExplicitSameGeneric, Implementation::Public] {
+                for &m in &candidates {
+                    if self.implements_as(m, kind, (def, cdef), iface, supers) && self.same_signature(m, Some(t), im, Some(iface)) {
+                        return Some(m);
+                    }
                 }
             }
             cur = self.meta.base_type(t);
         }
         None
     }
+
+    /// Whether `m` (declared in `cdef`) is an implementation of the given kind for `iface`.
+    fn implements_as(&self, m: MethodId, kind: Implementation, (def, cdef): (TypeDefId, TypeDefId), iface: TypeId, supers: &[TypeId]) -> bool {
+        let explicit = self.explicit_impls.get(&m).copied();
+        match (kind, explicit) {
+            (Implementation::Explicit, Some(e)) => e == iface,
+            (Implementation::ExplicitSameGeneric, Some(e)) => cdef == def && self.meta.types.def_of(e) == self.meta.types.def_of(iface) && !supers.contains(&e),
+            (Implementation::Public, None) => {
+                let md = self.meta.method(m);
+                md.flags.has(Flags::PUBLIC) || self.is_library(md.file)
+            }
+            _ => false,
+        }
+    }
+}
+
+type InterfaceMap = hashbrown::HashMap<MethodId, MethodId>;
+type InterfaceMapByType = hashbrown::HashMap<(MethodId, TypeId), MethodId>;
+
+/// How a class member implements an interface member, in the order C# looks for one in
+/// each class: an explicit implementation (`I<X>.M`, then one naming the same generic
+/// interface with other type arguments as written in the class itself), then a public
+/// member with the same signature.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Implementation {
+    Explicit,
+    ExplicitSameGeneric,
+    Public,
 }

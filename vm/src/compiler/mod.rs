@@ -139,6 +139,9 @@ pub struct Compiler {
     pub primary_ctor_fields: HashMap<(TypeDefId, String), crate::metadata::FieldId>,
     /// Static classes that declare extension methods.
     pub extension_classes: HashSet<TypeDefId>,
+    /// Generic interfaces some type implements with different type arguments: calls of
+    /// their methods name the interface type (`CallInterface`).
+    pub interfaces_implemented_twice: HashSet<TypeDefId>,
     /// Fields declared as field-like events.
     pub event_fields: HashSet<crate::metadata::FieldId>,
     pub functions: Vec<Function>,
@@ -169,6 +172,7 @@ impl Compiler {
             primary_ctor_fields: HashMap::new(),
             event_fields: HashSet::new(),
             extension_classes: HashSet::new(),
+            interfaces_implemented_twice: HashSet::new(),
             functions: Vec::new(),
             lowering_reports: Vec::new(),
             function_base: 0,

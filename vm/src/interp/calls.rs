@@ -188,6 +188,21 @@ impl Vm {
         self.meta.type_def(def).vtable.get(slot as usize).copied()
     }
 
+    /// The implementation of interface method `method` of the interface type `iface` for
+    /// `receiver`: the one the receiver's class chose for that instantiation, or else the
+    /// one for the method (`None` for `null`).
+    pub fn resolve_interface_by_type(&mut self, method: MethodId, iface: TypeId, receiver: Value) -> Option<MethodId> {
+        let mut cur = Some(self.type_of(receiver)?);
+        while let Some(t) = cur {
+            let Some(def) = self.meta.types.def_of(t) else { break };
+            if let Some(&m) = self.meta.type_def(def).interface_map_by_type.get(&(method, iface)) {
+                return Some(m);
+            }
+            cur = self.meta.base_type(t);
+        }
+        self.resolve_virtual(method, receiver)
+    }
+
     /// The definition whose vtable serves a run-time type (arrays use `System.Array`).
     fn dispatch_def(&self, rt: TypeId) -> Option<crate::metadata::TypeDefId> {
         match self.meta.types.kind(rt) {

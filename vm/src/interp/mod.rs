@@ -703,6 +703,21 @@ impl Vm {
                     new_string!(dst, made);
                 }
 
+                Op::NullCheck { src } => {
+                    if r!(src).is_null() {
+                        throw_kind!(ExceptionKind::NullReference);
+                    }
+                }
+                Op::CallChecked { method, base: b, dst } => {
+                    if r!(b).is_null() {
+                        throw_kind!(ExceptionKind::NullReference);
+                    }
+                    save_pc!();
+                    match self.enter_bytecode(method, base + b.0 as usize, dst) {
+                        Some(callee) => switch_to!(callee),
+                        None => return self.call(method, base + b.0 as usize, dst, pc as u32 - 1),
+                    }
+                }
                 Op::Call { method, base: b, dst } => {
                     save_pc!();
                     match self.enter_bytecode(method, base + b.0 as usize, dst) {
@@ -724,6 +739,21 @@ impl Vm {
                 Op::CallVirt { method, base: b, dst } => {
                     let receiver = r!(b);
                     let Some(target) = self.resolve_virtual(method, receiver) else {
+                        if receiver.is_null() {
+                            throw_kind!(ExceptionKind::NullReference);
+                        }
+                        return Err(InvokeError::Fatal(format!("no implementation of {} for the receiver", self.meta.method(method).name)));
+                    };
+                    save_pc!();
+                    match self.enter_bytecode(target, base + b.0 as usize, dst) {
+                        Some(callee) => switch_to!(callee),
+                        None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
+                    }
+                }
+                Op::CallInterface { method, base: b, dst, iface } => {
+                    let receiver = r!(b);
+                    let Value::Type(iface) = r!(iface) else { return Err(self.bad_operands(func, pc, "CallInterface")) };
+                    let Some(target) = self.resolve_interface_by_type(method, iface, receiver) else {
                         if receiver.is_null() {
                             throw_kind!(ExceptionKind::NullReference);
                         }

@@ -133,7 +133,7 @@ fn spill_pc(f: &Function, site: usize) -> u32 {
 /// `ICriticalNotifyCompletion` awaiter, `AwaitOnCompleted` otherwise).
 fn on_completed_method(vm: &Vm, f: &Function, pc: u32) -> String {
     let name = f.code.iter().skip(pc as usize).find_map(|op| match *op {
-        Op::Call { method, .. } => Some(vm.meta.method(method).name.clone()).filter(|n| n.starts_with("Await")),
+        Op::Call { method, .. } | Op::CallChecked { method, .. } => Some(vm.meta.method(method).name.clone()).filter(|n| n.starts_with("Await")),
         _ => None,
     });
     name.unwrap_or_else(|| "AwaitUnsafeOnCompleted".into())

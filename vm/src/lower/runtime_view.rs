@@ -81,7 +81,7 @@ fn completion_helper(vm: &Vm, m: MethodId) -> String {
     let MethodBody::Bytecode(fid) = vm.meta.method(m).body else { return "Complete".into() };
     let Some(f) = vm.functions.get(fid.0 as usize) else { return "Complete".into() };
     let after_start = f.code.iter().skip_while(|op| !matches!(op, Op::StartAsync { .. }));
-    let name = after_start.filter_map(|op| if let Op::Call { method, .. } = *op { Some(method) } else { None }).next();
+    let name = after_start.filter_map(|op| if let Op::Call { method, .. } | Op::CallChecked { method, .. } = *op { Some(method) } else { None }).next();
     name.map_or_else(|| "Complete".into(), |c| vm.meta.method(c).name.clone())
 }
 

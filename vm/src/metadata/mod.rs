@@ -146,6 +146,10 @@ pub struct TypeDef {
     pub vtable: Vec<MethodId>,
     /// Interface method → implementing method, for every interface the type implements.
     pub interface_map: HashMap<MethodId, MethodId>,
+    /// For a generic interface the type implements with several type arguments
+    /// (`IOp<ushort>`, `IOp<uint>`): (interface method, interface type) → implementing
+    /// method, which `interface_map` alone cannot tell apart.
+    pub interface_map_by_type: HashMap<(MethodId, TypeId), MethodId>,
     pub static_ctor: Option<MethodId>,
     /// `[ModeledSize(n)]` on a library class: .NET's size of its instances, for `--stats`.
     pub modeled_size: Option<u32>,

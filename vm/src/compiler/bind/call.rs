@@ -205,6 +205,7 @@ impl MethodBinder<'_> {
         if let Some(nested) = g.nested {
             return self.bind_local_function_call(nested, &g, pre, span);
         }
+        let g = MethodGroup { methods: self.accessible_candidates(&g.methods, false), ..g };
         let instance_ok = self.select_overload_quiet(&g.methods, &pre, &g.type_args, g.receiver.as_deref());
         if !instance_ok && g.receiver.is_some() {
             if let Some(e) = self.try_extension_call(&g, &pre, span) {
@@ -220,10 +221,10 @@ impl MethodBinder<'_> {
         let Some(app) = self.select_overload(&g.methods, &pre, &g.type_args, g.receiver.as_deref(), g.name_span, &g.name) else {
             return BExpr::error(span);
         };
-        self.make_call(app, g.receiver, g.is_base, pre, span)
+        self.make_call(app, g.receiver, g.is_base, pre, span, g.name_span)
     }
 
-    fn make_call(&mut self, mut app: Applicable, receiver: Option<Box<BExpr>>, is_base: bool, pre: Vec<PreArg>, span: Span) -> BExpr {
+    fn make_call(&mut self, mut app: Applicable, receiver: Option<Box<BExpr>>, is_base: bool, pre: Vec<PreArg>, span: Span, name_span: Span) -> BExpr {
         if is_base {
             (app.method, app.owner) = self.base_target(app.method, app.owner);
         } else {
@@ -260,7 +261,7 @@ impl MethodBinder<'_> {
                 }
             }
         };
-        self.check_access(md.owner, md.flags, &md.name, span);
+        self.check_method_access(app.method, false, name_span);
         let is_virtual = self.dispatch_is_virtual(app.method, receiver.as_deref(), is_base);
         BExpr::new(BKind::Call { method: app.method, owner: app.owner, type_args: app.type_args, receiver, args, is_virtual }, ret, span)
     }
@@ -304,7 +305,7 @@ impl MethodBinder<'_> {
         }];
         all.extend(pre.iter().cloned());
         let app = self.select_overload(&candidates, &all, &g.type_args, None, g.name_span, &g.name)?;
-        Some(self.make_call(app, None, false, all, span))
+        Some(self.make_call(app, None, false, all, span, span))
     }
 
     /// Overload resolution without reporting (to decide whether to try extensions).
@@ -1073,9 +1074,10 @@ impl MethodBinder<'_> {
             self.error(span, "CS1729", format!("'{shown}' does not contain a constructor that takes {} arguments", args.len()));
             return None;
         }
+        let creating = this.is_none();
+        let ctors = self.accessible_candidates(&ctors, creating);
         let app = self.select_overload(&ctors, &pre, &[], None, span, ".ctor")?;
-        let md = self.c.meta.method(app.method).clone();
-        self.check_access(md.owner, md.flags, &self.c.meta.type_def(md.owner).name.clone(), span);
+        self.check_method_access(app.method, creating, span);
         let bargs = self.finish_args(&app, pre);
         Some(match this {
             Some(t) => BExpr::new(

@@ -668,6 +668,15 @@ impl MethodBinder<'_> {
         }
     }
 
+    /// CS0122 for a method (or constructor) chosen among inaccessible candidates, named
+    /// with its parameters as Roslyn names it (`'A.M(int)'`).
+    pub fn check_method_access(&mut self, m: MethodId, creating: bool, span: Span) {
+        if !self.is_method_accessible(m, creating) {
+            let shown = self.c.member_display(m);
+            self.error(span, "CS0122", format!("'{shown}' is inaccessible due to its protection level"));
+        }
+    }
+
     pub fn check_access(&mut self, owner: crate::metadata::TypeDefId, flags: Flags, name: &str, span: Span) {
         if !self.is_accessible(owner, flags) {
             let o = self.type_name(self.c.meta.type_def(owner).self_type);
@@ -863,14 +872,17 @@ impl MethodBinder<'_> {
             let indices = args.iter().map(|a| self.bind_index(&a.expr, int)).collect();
             return Bound::Value(BExpr::new(BKind::Elem { array: Box::new(recv), indices }, elem, span));
         }
-        let indexers = self.lookup_indexers(recv.ty);
+        // `base[i]`: the base class's indexers, called non-virtually on `this`.
+        let is_base = matches!(target.kind, ExprKind::Base);
+        let lookup_type = if is_base { self.c.meta.base_type(recv.ty).unwrap_or(recv.ty) } else { recv.ty };
+        let indexers = self.lookup_indexers(lookup_type);
         if indexers.is_empty() {
-            let shown = self.type_name(recv.ty);
+            let shown = self.type_name(lookup_type);
             self.error(span, "CS0021", format!("Cannot apply indexing with [] to an expression of type '{shown}'"));
             return Bound::Value(BExpr::error(span));
         }
         match self.resolve_indexer(indexers, recv, args, span) {
-            Some(p) => Bound::Property(p),
+            Some(p) => Bound::Property(PropertyAccess { is_base, ..p }),
             None => Bound::Value(BExpr::error(span)),
         }
     }

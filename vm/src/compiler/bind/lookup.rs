@@ -145,6 +145,30 @@ impl MethodBinder<'_> {
         false
     }
 
+    /// Whether code here may call method `m`; `creating`: with `new` (a protected
+    /// constructor serves only `: base(...)` and code inside its own class).
+    pub fn is_method_accessible(&self, m: MethodId, creating: bool) -> bool {
+        let md = self.c.meta.method(m);
+        if !self.is_accessible(md.owner, md.flags) {
+            return false;
+        }
+        let protected_only = md.flags.has(Flags::PROTECTED) && !md.flags.has(Flags::INTERNAL) && !md.flags.has(Flags::PUBLIC);
+        let constructor = md.kind == MethodKind::Constructor;
+        !(creating && constructor && protected_only) || self.ctx.type_def.is_none_or(|here| self.is_within(here, md.owner))
+    }
+
+    /// The candidates of an overload resolution that code here may call (C# leaves
+    /// inaccessible members out); all of them when none is, so the call chosen among them
+    /// reports CS0122.
+    pub fn accessible_candidates(&self, candidates: &[(MethodId, TypeId)], creating: bool) -> Vec<(MethodId, TypeId)> {
+        let accessible: Vec<(MethodId, TypeId)> = candidates.iter().copied().filter(|&(m, _)| self.is_method_accessible(m, creating)).collect();
+        if accessible.is_empty() {
+            candidates.to_vec()
+        } else {
+            accessible
+        }
+    }
+
     /// `here` is `owner` or nested (at any depth) inside it.
     fn is_within(&self, here: TypeDefId, owner: TypeDefId) -> bool {
         let mut cur = Some(here);

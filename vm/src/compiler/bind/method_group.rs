@@ -31,7 +31,8 @@ impl MethodBinder<'_> {
         let kinds: Vec<ParamKind> = self.c.meta.method(invoke).params.iter().map(|p| p.kind).collect();
         let pre: Vec<PreArg> = dparams.iter().zip(kinds).map(|(&t, k)| placeholder_arg(t, k, span)).collect();
         let snapshot = self.snapshot();
-        let chosen = self.select_overload(&g.methods, &pre, &g.type_args, None, span, &g.name);
+        let candidates = self.accessible_candidates(&g.methods, false);
+        let chosen = self.select_overload(&candidates, &pre, &g.type_args, None, span, &g.name);
         self.restore(snapshot);
         let fits = chosen.as_ref().is_some_and(|app| {
             let ret = self.method_return_type(app);
@@ -56,7 +57,7 @@ impl MethodBinder<'_> {
                 }
             }
         };
-        self.check_access(md.owner, md.flags, &md.name, span);
+        self.check_method_access(method, false, span);
         let is_virtual = target.is_some() && self.dispatch_is_virtual(method, target.as_deref(), g.is_base);
         let kind = BKind::DelegateNew { method, owner, type_args: app.type_args, target, is_virtual };
         BExpr::new(kind, delegate, span)

@@ -544,6 +544,7 @@ impl crate::compiler::Compiler {
             static_slots: 0,
             vtable: self.meta.types.def_of(object).map(|o| self.meta.type_def(o).vtable.clone()).unwrap_or_default(),
             interface_map: Default::default(),
+            interface_map_by_type: Default::default(),
             static_ctor: None,
             file,
             span,

@@ -869,6 +869,7 @@ impl FnBuilder<'_> {
         async_body: Option<MethodId>,
     ) -> Reg {
         let base = Reg(self.next_reg);
+        let null_check = !is_virtual && receiver.is_some_and(|r| self.needs_null_check(method, r));
         if let Some(r) = receiver {
             let slot = self.alloc_reg();
             self.emit_receiver_into(r, slot);
@@ -888,11 +889,37 @@ impl FnBuilder<'_> {
         }
         match async_body {
             Some(body) => {
+                if null_check {
+                    self.emit(Op::NullCheck { src: base });
+                }
                 self.emit(Op::CallAsync { method: body, base, dst: base });
             }
-            None => self.emit_call_op(method, owner, base, is_virtual),
+            None => self.emit_call_op(method, owner, base, is_virtual, null_check),
         }
         base
+    }
+
+    /// Whether a non-virtual call of `method` on `receiver` must check it for `null` first
+    /// (C#'s `callvirt`): a class-typed receiver that may be `null`, calling bytecode (the
+    /// natives check their own receivers). A virtual call's dispatch checks it already.
+    fn needs_null_check(&self, method: MethodId, receiver: &BExpr) -> bool {
+        let md = self.c.meta.method(method);
+        if md.is_static() || matches!(md.body, MethodBody::Native(_)) || self.c.meta.is_value_type(receiver.ty) {
+            return false;
+        }
+        let class_typed = matches!(self.c.meta.types.kind(receiver.ty), TypeKind::Named { .. } | TypeKind::Array { .. });
+        class_typed && !Self::never_null(receiver)
+    }
+
+    /// Expressions whose value cannot be `null`: `this` (and `base`), a new object, a string
+    /// literal.
+    fn never_null(e: &BExpr) -> bool {
+        match &e.kind {
+            BKind::This | BKind::New { .. } | BKind::NewArray { .. } | BKind::ArrayLiteral { .. } | BKind::Closure(_) | BKind::DelegateNew { .. } => true,
+            BKind::Const(c) => !matches!(c, ConstVal::Null),
+            BKind::Conv { kind: ConvKind::Identity, operand } => Self::never_null(operand),
+            _ => false,
+        }
     }
 
     /// Evaluates a receiver straight into `slot` (structs by reference).
@@ -925,7 +952,8 @@ impl FnBuilder<'_> {
         self.c.meta.type_def(self.c.meta.method(m).owner).self_type
     }
 
-    fn emit_call_op(&mut self, method: MethodId, owner: TypeId, base: Reg, is_virtual: bool) {
+    /// `null_check`: the receiver in `base` may be `null` and must be checked (C#'s `callvirt`).
+    fn emit_call_op(&mut self, method: MethodId, owner: TypeId, base: Reg, is_virtual: bool, null_check: bool) {
         let md = self.c.meta.method(method);
         let is_static = md.is_static();
         match md.body {
@@ -933,12 +961,22 @@ impl FnBuilder<'_> {
                 let argc = (md.params.len() + usize::from(!is_static)) as u8;
                 self.emit(Op::CallNative { native, base, argc, dst: base });
             }
+            _ if is_virtual && self.c.interfaces_implemented_twice.contains(&md.owner) => {
+                let iface = self.type_value(owner);
+                self.emit(Op::CallInterface { method, base, dst: base, iface });
+            }
             _ if is_virtual => {
                 self.emit(Op::CallVirt { method, base, dst: base });
             }
             _ if md.flags.has(Flags::FAST_PATH) => {
                 self.emit_type_init_before_call(method, owner);
+                if null_check {
+                    self.emit(Op::NullCheck { src: base });
+                }
                 self.emit(Op::CallFastPath { method, base, dst: base });
+            }
+            _ if null_check => {
+                self.emit(Op::CallChecked { method, base, dst: base });
             }
             _ => {
                 self.emit_type_init_before_call(method, owner);

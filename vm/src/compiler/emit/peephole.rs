@@ -177,7 +177,14 @@ fn pure_dst(op: &Op) -> Option<Reg> {
 fn is_plain(op: &Op) -> bool {
     let call = matches!(
         op,
-        Op::Call { .. } | Op::CallFastPath { .. } | Op::CallVirt { .. } | Op::CallNative { .. } | Op::CallDelegate { .. } | Op::MakeGenerator { .. }
+        Op::Call { .. }
+            | Op::CallChecked { .. }
+            | Op::CallFastPath { .. }
+            | Op::CallVirt { .. }
+            | Op::CallInterface { .. }
+            | Op::CallNative { .. }
+            | Op::CallDelegate { .. }
+            | Op::MakeGenerator { .. }
     );
     let store = matches!(
         op,
@@ -335,8 +342,10 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::Concat { dst, .. }
         | Op::FormatValue { dst, .. }
         | Op::Call { dst, .. }
+        | Op::CallChecked { dst, .. }
         | Op::CallFastPath { dst, .. }
         | Op::CallVirt { dst, .. }
+        | Op::CallInterface { dst, .. }
         | Op::CallNative { dst, .. }
         | Op::CallDelegate { dst, .. }
         | Op::TypeTest { dst, .. }
@@ -387,6 +396,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
         | Op::Unbox { src, .. }
         | Op::Throw { src }
         | Op::Rethrow { src }
+        | Op::NullCheck { src }
         | Op::Return { src }
         | Op::JumpIfNull { src, .. }
         | Op::JumpIfNotNull { src, .. }
