@@ -626,7 +626,8 @@ impl FnBuilder<'_> {
             self.emit(Op::AddI32Imm { dst, src: a, imm: k as i16 });
             return;
         }
-        let a = self.emit_value(left);
+        let null_test = matches!(op, BBinOp::Eq | BBinOp::Ne) && matches!(right.kind, BKind::Const(ConstVal::Null));
+        let a = if null_test { self.emit_null_tested(left) } else { self.emit_value(left) };
         let a = self.stable(a, right);
         let b = self.emit_value(right);
         let op = match op {
