@@ -770,12 +770,12 @@ impl FnBuilder<'_> {
                 }
                 self.place_label(end);
             }
-            ConvKind::Box { from } => {
+            ConvKind::Box { from, view } => {
                 let r = self.emit_value(operand);
                 // The library's own boxing conversions make no box: CoreLib avoids boxing
                 // (`IEquatable<T>`, constrained calls) where this library, written in plain
                 // C#, converts to `object`, and no program can tell its boxes apart.
-                let view_only = self.in_library();
+                let view_only = view || self.in_library();
                 self.emit_box(from, r, dst, view_only);
             }
             ConvKind::Unbox => {
@@ -828,7 +828,7 @@ impl FnBuilder<'_> {
     /// without boxing it.
     fn emit_tested_value(&mut self, operand: &BExpr) -> Reg {
         match &operand.kind {
-            BKind::Conv { kind: ConvKind::Box { from }, operand: inner } => {
+            BKind::Conv { kind: ConvKind::Box { from, .. }, operand: inner } => {
                 let r = self.emit_value(inner);
                 let d = self.alloc_reg();
                 self.emit_box(*from, r, d, true);
