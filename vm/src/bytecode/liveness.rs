@@ -248,7 +248,7 @@ impl Effects {
             Op::Move { dst, src } | Op::Neg { dst, src } | Op::NegChecked { dst, src } | Op::AddI32Imm { dst, src, .. } => e.un(dst, src),
             Op::BitNot { dst, src } | Op::Not { dst, src } | Op::Convert { dst, src, .. } | Op::ConvertChecked { dst, src, .. } => e.un(dst, src),
             Op::CopyStruct { dst, src } | Op::FormatValue { dst, src, .. } | Op::TypeTest { dst, src, .. } | Op::IsInst { dst, src, .. } => e.un(dst, src),
-            Op::CastClass { dst, src, .. } | Op::Box { dst, src, .. } | Op::Unbox { dst, src, .. } => e.un(dst, src),
+            Op::CastClass { dst, src, .. } | Op::Box { dst, src, .. } | Op::ObjectView { dst, src, .. } | Op::Unbox { dst, src, .. } => e.un(dst, src),
             Op::LoadNull { dst } | Op::LoadBool { dst, .. } | Op::LoadI32 { dst, .. } | Op::LoadConst { dst, .. } | Op::LoadType { dst, .. } => {
                 e.defs.push(dst)
             }
@@ -336,7 +336,9 @@ impl Effects {
             }
             Op::NewDelegate { dst, .. } | Op::NewDelegateVirt { dst, .. } => e.bin(dst, dst, dst),
             Op::SetDelegateContext { delegate, ctx } | Op::SetDelegateType { delegate, ty: ctx } => e.uses.extend([delegate, ctx]),
-            Op::TypeTestDyn { dst, src, ty } | Op::CastClassDyn { dst, src, ty } | Op::BoxDyn { dst, src, ty } => e.bin(dst, src, ty),
+            Op::TypeTestDyn { dst, src, ty } | Op::CastClassDyn { dst, src, ty } | Op::BoxDyn { dst, src, ty } | Op::ObjectViewDyn { dst, src, ty } => {
+                e.bin(dst, src, ty)
+            }
             Op::MakeGenerator { dst, ty, args, count, .. } => {
                 e.uses.push(ty);
                 e.uses.extend(range(args, count as usize));

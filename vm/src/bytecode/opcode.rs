@@ -293,10 +293,17 @@ pub enum Op {
     CastClass { dst: Reg, src: Reg, ty: TypeId },
     /// `dst <- (<type in ty>)src`.
     CastClassDyn { dst: Reg, src: Reg, ty: Reg },
-    /// `dst <- (object)src` where `src` has value type `ty`: tags an enum, copies a struct.
+    /// `dst <- (object)src` where `src` has value type `ty`: a new box (`null` for an empty
+    /// nullable).
     Box { dst: Reg, src: Reg, ty: TypeId },
-    /// As `Box`, for a type parameter whose run-time type is in `ty`.
+    /// As `Box`, for a type parameter whose run-time type is in `ty` (a reference type's
+    /// value is left as it is).
     BoxDyn { dst: Reg, src: Reg, ty: Reg },
+    /// `dst <- src` seen as an `object` without a box, where the object is only read at
+    /// once (a type test, a format, an enum's receiver): tags an enum, copies a struct.
+    ObjectView { dst: Reg, src: Reg, ty: TypeId },
+    /// As `ObjectView`, for a type parameter whose run-time type is in `ty`.
+    ObjectViewDyn { dst: Reg, src: Reg, ty: Reg },
     /// `dst <- (ty)src` where `ty` is a value type: checks the type, strips an enum tag,
     /// copies a struct. Throws `InvalidCastException`, `NullReferenceException`.
     Unbox { dst: Reg, src: Reg, ty: TypeId },
@@ -387,6 +394,7 @@ impl Op {
             | Op::IsInst { ty, .. }
             | Op::CastClass { ty, .. }
             | Op::Box { ty, .. }
+            | Op::ObjectView { ty, .. }
             | Op::Unbox { ty, .. } => Some(ty),
             Op::ResolveType { open, .. } => Some(open),
             _ => None,

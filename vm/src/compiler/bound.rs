@@ -122,9 +122,12 @@ pub enum ConvKind {
         to: NumKind,
         checked: bool,
     },
-    /// A value type to `object`/an interface (`from` is the value's static type).
+    /// A value type to `object`/an interface (`from` is the value's static type). With
+    /// `view`, the object is only read at once (a string conversion calling `ToString`, as
+    /// C#'s constrained calls do) and no box is made.
     Box {
         from: TypeId,
+        view: bool,
     },
     /// `object` or an interface to a value type, or `T?` to `T` (throws when null).
     Unbox,

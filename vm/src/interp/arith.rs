@@ -222,12 +222,12 @@ pub fn shift(a: Value, count: Value, left: bool, logical: bool) -> R {
 }
 
 /// `a == b` for values the compiler compares with `Eq`: numbers of one type, bools,
-/// chars, enums, and references (identity; `null == null`).
+/// chars, enums, and references (identity, boxes too; `null == null`).
 pub fn equal(a: Value, b: Value) -> bool {
     match (a, b) {
         (Value::F64(x), Value::F64(y)) => x == y,
         (Value::F32(x), Value::F32(y)) => x == y,
-        (Value::Ref(x), Value::Ref(y)) | (Value::Struct(x), Value::Struct(y)) => x == y,
+        (Value::Ref(x), Value::Ref(y)) | (Value::Struct(x), Value::Struct(y)) | (Value::Boxed(x), Value::Boxed(y)) => x == y,
         (Value::Enum(t, x), Value::Enum(u, y)) => t == u && x == y,
         (Value::Null, Value::Null) => true,
         (Value::Type(x), Value::Type(y)) => x == y,

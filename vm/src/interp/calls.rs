@@ -110,6 +110,13 @@ impl Vm {
     pub(super) fn call_native(&mut self, n: NativeId, base: usize, argc: usize) -> NativeResult {
         let mut args = [Value::Null; 8];
         let args = self.native_args(base, argc, &mut args);
+        if crate::runtime::intrinsics::opens_boxes(n) {
+            for a in args.iter_mut() {
+                if let Value::Boxed(_) = *a {
+                    *a = self.unboxed_view(*a);
+                }
+            }
+        }
         // A struct an intrinsic hands out may live in its storage (a dictionary entry):
         // the caller gets its own copy, as value semantics require.
         native_fn(n)(self, args).map(|v| self.copy_struct(v))
@@ -118,11 +125,11 @@ impl Vm {
     /// Copies the `argc` (at most 8) argument registers from absolute register `base` into
     /// `args`, for an intrinsic (which gets the VM too, so not the registers themselves).
     #[inline]
-    fn native_args<'a>(&mut self, base: usize, argc: usize, args: &'a mut [Value; 8]) -> &'a [Value] {
+    fn native_args<'a>(&mut self, base: usize, argc: usize, args: &'a mut [Value; 8]) -> &'a mut [Value] {
         let argc = argc.min(args.len());
         self.thread.ensure_regs(base + argc);
         args[..argc].copy_from_slice(&self.thread.regs[base..base + argc]);
-        &args[..argc]
+        &mut args[..argc]
     }
 
     /// The intrinsics that push a frame instead of returning: iterator `MoveNext` and
@@ -253,7 +260,7 @@ impl Vm {
         if self.meta.method(method).is_static() {
             return Some((method, base + 1));
         }
-        self.thread.regs[base] = target;
+        self.thread.regs[base] = self.unboxed_view(target);
         Some((method, base))
     }
 
@@ -291,7 +298,7 @@ impl Vm {
         if self.meta.method(method).is_static() {
             self.call(method, base + 1, dst, call_pc)
         } else {
-            self.thread.regs[base] = target;
+            self.thread.regs[base] = self.unboxed_view(target);
             self.call(method, base, dst, call_pc)
         }
     }

@@ -744,6 +744,10 @@ impl Vm {
                         }
                         return Err(InvokeError::Fatal(format!("no implementation of {} for the receiver", self.meta.method(method).name)));
                     };
+                    if let Value::Boxed(_) = receiver {
+                        let view = self.unboxed_view(receiver);
+                        r!(b) = view;
+                    }
                     save_pc!();
                     match self.enter_bytecode(target, base + b.0 as usize, dst) {
                         Some(callee) => switch_to!(callee),
@@ -859,6 +863,15 @@ impl Vm {
                 Op::BoxDyn { dst, src, ty } => {
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "BoxDyn")) };
                     let v = self.box_value(r!(src), t);
+                    r!(dst) = v;
+                }
+                Op::ObjectView { dst, src, ty } => {
+                    let v = self.object_view(r!(src), ty);
+                    r!(dst) = v;
+                }
+                Op::ObjectViewDyn { dst, src, ty } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "ObjectViewDyn")) };
+                    let v = self.object_view(r!(src), t);
                     r!(dst) = v;
                 }
                 Op::Unbox { dst, src, ty } => match self.cast(r!(src), ty) {

@@ -277,25 +277,11 @@ impl Vm {
         }
     }
 
-    /// `(object)v` for a value of value type `ty`: enums get their type tag, structs are
-    /// copied, primitives are already self-describing.
-    pub(super) fn box_value(&mut self, v: Value, ty: TypeId) -> Value {
-        match self.type_class(ty) {
-            TypeClass::Enum(_) => match v.as_i64() {
-                Some(i) => Value::Enum(ty, i),
-                None => v,
-            },
-            TypeClass::Struct => self.copy_struct(v),
-            TypeClass::Nullable(inner) if !v.is_null() => self.box_value(v, inner),
-            _ => v,
-        }
-    }
-
-    /// The value `v as ty` yields once `v is ty` holds (enums lose their tag).
+    /// The value `v as ty` yields once `v is ty` holds (unboxed for a value type).
     pub(super) fn unbox_for_as(&mut self, v: Value, ty: TypeId) -> Value {
         match self.type_class(ty) {
-            TypeClass::Enum(_) | TypeClass::Num(_) | TypeClass::Struct | TypeClass::Nullable(_) => self.cast(v, ty).unwrap_or(v),
-            _ => v,
+            TypeClass::Reference | TypeClass::String | TypeClass::Param | TypeClass::Void => v,
+            _ => self.cast(v, ty).unwrap_or(v),
         }
     }
 
@@ -311,6 +297,8 @@ impl Vm {
                 _ => Ok(Value::Null),
             };
         }
+        let boxed = v;
+        let v = self.unboxed_view(v);
         match class {
             TypeClass::Enum(k) | TypeClass::Num(k) => {
                 let underlying_ok = match v {
@@ -333,9 +321,16 @@ impl Vm {
                     Err(self.invalid_cast(v, ty))
                 }
             }
-            _ => {
-                if self.is_instance(v, ty) {
+            TypeClass::Bool | TypeClass::Decimal => {
+                if self.type_of(v) == Some(ty) {
                     Ok(v)
+                } else {
+                    Err(self.invalid_cast(v, ty))
+                }
+            }
+            _ => {
+                if self.is_instance(boxed, ty) {
+                    Ok(boxed)
                 } else {
                     Err(self.invalid_cast(v, ty))
                 }

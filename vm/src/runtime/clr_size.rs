@@ -122,7 +122,7 @@ impl Vm {
                 }
                 _ => Layout::REF,
             },
-            Value::Null | Value::Ref(_) | Value::Type(_) => Layout::REF,
+            Value::Null | Value::Ref(_) | Value::Boxed(_) | Value::Type(_) => Layout::REF,
         }
     }
 

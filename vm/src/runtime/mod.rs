@@ -2,6 +2,7 @@
 //! static-constructor progress), the managed thread, the console sinks, and the garbage
 //! collector's root set.
 
+pub mod boxes;
 pub mod clr_size;
 pub mod entry;
 pub mod exceptions;

@@ -18,6 +18,9 @@ pub enum Obj {
     Type(TypeId),
     /// A `System.Decimal` value (too wide for a [`Value`]; immutable, so never copied).
     Decimal(super::numerics::Decimal),
+    /// The box of a primitive, enum ([`Value::Enum`]) or decimal value (a struct's box is
+    /// an [`Obj::Instance`]); reached through [`Value::Boxed`].
+    Boxed(Value),
     /// Storage owned by intrinsics (string builders, stack traces, hash tables...).
     Native(Box<NativeData>),
     /// A managed reference to a variable (`ref`/`out` arguments).
@@ -149,6 +152,7 @@ impl Obj {
         match self {
             Obj::Str(_) | Obj::Type(_) | Obj::Decimal(_) => {}
             Obj::Instance(i) => i.fields.iter().for_each(&mut visit),
+            Obj::Boxed(v) => visit(v),
             Obj::Array(a) => a.items.iter().for_each(&mut visit),
             Obj::Delegate(d) => {
                 visit(&d.target);

@@ -184,7 +184,7 @@ impl Vm {
 
     /// Whether a library type's static constructor is running: what it allocates (cached
     /// tasks, for instance) .NET allocates at startup, outside any measurement.
-    fn in_library_initializer(&mut self) -> bool {
+    pub(super) fn in_library_initializer(&mut self) -> bool {
         let frames = &self.thread.frames;
         frames.iter().any(|f| match f.kind {
             FrameKind::StaticCtor(t) => match *self.meta.types.kind(t) {

@@ -155,7 +155,8 @@ impl Vm {
             Value::F32(_) => wk.single,
             Value::F64(_) => wk.double,
             Value::Enum(t, _) => t,
-            Value::Ref(r) | Value::Struct(r) => match self.heap.get(r)? {
+            Value::Ref(r) | Value::Struct(r) | Value::Boxed(r) => match self.heap.get(r)? {
+                Obj::Boxed(inner) => return self.type_of(*inner),
                 Obj::Str(_) => wk.string,
                 Obj::Instance(i) => i.ty,
                 Obj::Array(a) => a.ty,

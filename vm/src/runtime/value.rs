@@ -1,10 +1,12 @@
 //! `Value`: what a register, a field or an array element holds.
 //!
 //! A small `Copy` enum (16 bytes, pinned by a test). Primitive C# values are stored
-//! unboxed with their run-time type in the tag, so boxing an `int` to `object` costs
-//! nothing and `obj is int` is a tag test. Heap objects are [`GcRef`] handles into the
+//! unboxed with their run-time type in the tag. Heap objects are [`GcRef`] handles into the
 //! [`Heap`](super::heap::Heap); user structs live on the heap too but carry the
-//! [`Value::Struct`] tag, which tells generic code to copy them on assignment.
+//! [`Value::Struct`] tag, which tells generic code to copy them on assignment. A value
+//! type converted to `object` where C# boxes is a [`Value::Boxed`]: a heap object of its
+//! own, with an identity (`ReferenceEquals`, `lock`), which code reading the value sees
+//! through ([`Vm::unboxed_view`](super::Vm::unboxed_view)).
 
 use super::heap::GcRef;
 use crate::metadata::TypeId;
@@ -33,6 +35,10 @@ pub enum Value {
     Ref(GcRef),
     /// A struct value stored on the heap; copied wherever C# copies a struct.
     Struct(GcRef),
+    /// A boxed value type: [`Obj::Boxed`](super::object::Obj::Boxed) holding a primitive,
+    /// an enum ([`Value::Enum`]) or a decimal, or, for a struct, the box's own
+    /// [`Obj::Instance`](super::object::Obj::Instance) (an interface call mutates it).
+    Boxed(GcRef),
     /// A run-time type handle: hidden generic type arguments travel as these.
     Type(TypeId),
 }
@@ -69,10 +75,10 @@ impl Value {
         matches!(self, Value::Null)
     }
 
-    /// The heap object this value refers to, if any (references and structs).
+    /// The heap object this value refers to, if any (references, structs and boxes).
     pub fn gc_ref(&self) -> Option<GcRef> {
         match *self {
-            Value::Ref(r) | Value::Struct(r) => Some(r),
+            Value::Ref(r) | Value::Struct(r) | Value::Boxed(r) => Some(r),
             _ => None,
         }
     }

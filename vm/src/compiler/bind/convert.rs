@@ -356,7 +356,7 @@ impl MethodBinder<'_> {
         let from_param = self.is_type_param(from);
         let to_param = self.is_type_param(to);
         if self.c.meta.is_subtype(from, to) || (from_param && self.param_converts_to(from, to)) {
-            let kind = if from_value || (from_param && !self.is_reference_type(from)) { ConvKind::Box { from } } else { ConvKind::Identity };
+            let kind = if from_value || (from_param && !self.is_reference_type(from)) { ConvKind::Box { from, view: false } } else { ConvKind::Identity };
             let rank = if matches!(kind, ConvKind::Box { .. }) { 2 } else { 1 };
             return Some(Conversion { kind, implicit: true, rank });
         }
@@ -364,7 +364,7 @@ impl MethodBinder<'_> {
             return Some(Conversion { kind: ConvKind::Unbox, implicit: false, rank: 2 });
         }
         if from_param && (to == self.c.meta.well_known.object || self.def_kind(to) == Some(TypeDefKind::Interface)) {
-            return Some(Conversion { kind: ConvKind::Box { from }, implicit: true, rank: 2 });
+            return Some(Conversion { kind: ConvKind::Box { from, view: false }, implicit: true, rank: 2 });
         }
         let down = self.c.meta.is_subtype(to, from);
         let iface_cross = (self.def_kind(from) == Some(TypeDefKind::Interface) && !self.is_sealed(to))

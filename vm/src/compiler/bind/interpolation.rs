@@ -61,10 +61,10 @@ impl MethodBinder<'_> {
             None => self.to_string_part(v),
             Some(f) => {
                 let obj = self.wk().object;
-                let boxed = self.box_if_value(v);
-                let boxed = retyped(boxed, obj);
+                let viewed = self.view_if_value(v);
+                let viewed = retyped(viewed, obj);
                 let fmt = BExpr::new(BKind::Const(ConstVal::Str(f)), string, span);
-                self.call_string_helper("FormatHole", vec![boxed, fmt], span)
+                self.call_string_helper("FormatHole", vec![viewed, fmt], span)
             }
         }
     }

@@ -322,10 +322,10 @@ impl MethodBinder<'_> {
         if self.prim(e.ty).is_some_and(|p| p != Prim::Decimal) || self.is_enum(e.ty) || e.ty == self.wk().boolean {
             return BExpr::new(BKind::Format { value: Box::new(e), format: None }, string, span);
         }
-        let boxed = self.box_if_value(e);
+        let viewed = self.view_if_value(e);
         let obj = self.wk().object;
-        let boxed = retyped(boxed, obj);
-        self.call_string_helper("ToStringOrEmpty", vec![boxed], span)
+        let viewed = retyped(viewed, obj);
+        self.call_string_helper("ToStringOrEmpty", vec![viewed], span)
     }
 
     /// Calls a static helper of `System.String` (by name and arity).

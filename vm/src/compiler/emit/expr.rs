@@ -267,7 +267,7 @@ impl FnBuilder<'_> {
                 if self.is_enum(value.ty) {
                     let b = self.alloc_reg();
                     let ty = self.closed_or_erased(value.ty);
-                    self.emit(Op::Box { dst: b, src: r, ty });
+                    self.emit(Op::ObjectView { dst: b, src: r, ty });
                     r = b;
                 }
                 let format = match format {
@@ -286,7 +286,7 @@ impl FnBuilder<'_> {
             }
             BKind::Conv { kind, operand } => self.emit_conversion(*kind, operand, e.ty, dst),
             BKind::TypeTest { operand, target } => {
-                let r = self.emit_value(operand);
+                let r = self.emit_tested_value(operand);
                 match self.type_operand(*target) {
                     TypeOperand::Closed(t) => self.emit(Op::TypeTest { dst, src: r, ty: t }),
                     TypeOperand::Reg(t) => self.emit(Op::TypeTestDyn { dst, src: r, ty: t }),
@@ -630,7 +630,8 @@ impl FnBuilder<'_> {
             self.emit(Op::AddI32Imm { dst, src: a, imm: k as i16 });
             return;
         }
-        let a = self.emit_value(left);
+        let null_test = matches!(op, BBinOp::Eq | BBinOp::Ne) && matches!(right.kind, BKind::Const(ConstVal::Null));
+        let a = if null_test { self.emit_null_tested(left) } else { self.emit_value(left) };
         let a = self.stable(a, right);
         let b = self.emit_value(right);
         let op = match op {
@@ -773,19 +774,13 @@ impl FnBuilder<'_> {
                 }
                 self.place_label(end);
             }
-            ConvKind::Box { from } => {
+            ConvKind::Box { from, view } => {
                 let r = self.emit_value(operand);
-                if self.is_type_param(from) || self.c.meta.types.is_open(from) && (self.is_enum(from) || self.is_struct_type(from)) {
-                    match self.type_operand(from) {
-                        TypeOperand::Reg(t) => self.emit(Op::BoxDyn { dst, src: r, ty: t }),
-                        TypeOperand::Closed(t) => self.emit(Op::Box { dst, src: r, ty: t }),
-                    };
-                } else if self.is_enum(from) || self.is_struct_type(from) || self.c.meta.types.def_of(from) == Some(self.c.meta.well_known.nullable) {
-                    let t = self.closed_or_erased(from);
-                    self.emit(Op::Box { dst, src: r, ty: t });
-                } else {
-                    self.mov(dst, r);
-                }
+                // The library's own boxing conversions make no box: CoreLib avoids boxing
+                // (`IEquatable<T>`, constrained calls) where this library, written in plain
+                // C#, converts to `object`, and no program can tell its boxes apart.
+                let view_only = view || self.in_library();
+                self.emit_box(from, r, dst, view_only);
             }
             ConvKind::Unbox => {
                 let r = self.emit_value(operand);
@@ -804,10 +799,53 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// `dst <- (object)r` for `r` of type `from`: a box for a value type (a type
+    /// parameter's at run time), or with `view_only` the value seen as an object without
+    /// a box, for code that only reads it at once ([`Op::ObjectView`]).
+    fn emit_box(&mut self, from: TypeId, r: Reg, dst: Reg, view_only: bool) {
+        if self.is_type_param(from) || self.c.meta.types.is_open(from) && (self.is_enum(from) || self.is_struct_type(from)) {
+            match (self.type_operand(from), view_only) {
+                (TypeOperand::Reg(t), false) => self.emit(Op::BoxDyn { dst, src: r, ty: t }),
+                (TypeOperand::Reg(t), true) => self.emit(Op::ObjectViewDyn { dst, src: r, ty: t }),
+                (TypeOperand::Closed(t), false) => self.emit(Op::Box { dst, src: r, ty: t }),
+                (TypeOperand::Closed(t), true) => self.emit(Op::ObjectView { dst, src: r, ty: t }),
+            };
+        } else if self.c.meta.is_value_type(from) {
+            let ty = self.closed_or_erased(from);
+            if view_only {
+                self.emit(Op::ObjectView { dst, src: r, ty });
+            } else {
+                self.emit(Op::Box { dst, src: r, ty });
+            }
+        } else {
+            self.mov(dst, r);
+        }
+    }
+
+    /// Whether the method being emitted belongs to the standard library.
+    fn in_library(&self) -> bool {
+        let owner = self.c.meta.method(self.method).owner;
+        self.c.meta.type_def(owner).flags.has(crate::metadata::Flags::LIBRARY)
+    }
+
+    /// The register holding the operand of a type test: a value type's value is tested
+    /// without boxing it.
+    fn emit_tested_value(&mut self, operand: &BExpr) -> Reg {
+        match &operand.kind {
+            BKind::Conv { kind: ConvKind::Box { from, .. }, operand: inner } => {
+                let r = self.emit_value(inner);
+                let d = self.alloc_reg();
+                self.emit_box(*from, r, d, true);
+                d
+            }
+            _ => self.emit_value(operand),
+        }
+    }
+
     fn box_struct(&mut self, r: Reg, ty: TypeId) -> Reg {
         let d = self.alloc_reg();
         let t = self.closed_or_erased(ty);
-        self.emit(Op::Box { dst: d, src: r, ty: t });
+        self.emit(Op::ObjectView { dst: d, src: r, ty: t });
         d
     }
 
@@ -876,7 +914,7 @@ impl FnBuilder<'_> {
             debug_assert_eq!(self.next_reg, slot.0 + 1, "arguments must follow the receiver");
             if self.is_enum(r.ty) && !self.is_enum(self.method_owner_type(method)) {
                 let ty = self.closed_or_erased(r.ty);
-                self.emit(Op::Box { dst: slot, src: slot, ty });
+                self.emit(Op::ObjectView { dst: slot, src: slot, ty });
             }
         }
         self.alloc_args(args);

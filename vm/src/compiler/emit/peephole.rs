@@ -355,6 +355,8 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::CastClassDyn { dst, .. }
         | Op::Box { dst, .. }
         | Op::BoxDyn { dst, .. }
+        | Op::ObjectView { dst, .. }
+        | Op::ObjectViewDyn { dst, .. }
         | Op::Unbox { dst, .. }
         | Op::DefaultDyn { dst, .. }
         | Op::MakeGenerator { dst, .. } => Some(dst),
@@ -393,6 +395,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
         | Op::IsInst { src, .. }
         | Op::CastClass { src, .. }
         | Op::Box { src, .. }
+        | Op::ObjectView { src, .. }
         | Op::Unbox { src, .. }
         | Op::Throw { src }
         | Op::Rethrow { src }
@@ -463,7 +466,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
             swap(ty);
             swap(src);
         }
-        Op::TypeTestDyn { src, ty, .. } | Op::CastClassDyn { src, ty, .. } | Op::BoxDyn { src, ty, .. } => {
+        Op::TypeTestDyn { src, ty, .. } | Op::CastClassDyn { src, ty, .. } | Op::BoxDyn { src, ty, .. } | Op::ObjectViewDyn { src, ty, .. } => {
             swap(src);
             swap(ty);
         }

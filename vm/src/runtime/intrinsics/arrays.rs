@@ -51,7 +51,7 @@ fn get_value(vm: &mut Vm, args: &[Value]) -> R {
     let v = v.ok_or_else(|| throw(ExceptionKind::IndexOutOfRange, "Index was outside the bounds of the array."))?;
     let elem_ty = vm.meta.types.array_elem(elem).map(|(e, _)| e);
     Ok(match elem_ty {
-        Some(t) => vm.box_for_object(v, t),
+        Some(t) => vm.box_value(v, t),
         None => v,
     })
 }
@@ -78,7 +78,7 @@ fn set_value(vm: &mut Vm, args: &[Value]) -> R {
                 false,
             )
             .unwrap_or(value),
-            _ => value,
+            _ => vm.copy_struct(value),
         },
         _ => value,
     };
@@ -186,18 +186,5 @@ fn clear(vm: &mut Vm, args: &[Value]) -> R {
             Ok(Value::Null)
         }
         _ => Err(nre()),
-    }
-}
-
-impl Vm {
-    /// A value read from storage of type `t` as an `object` (enums get their type tag).
-    pub fn box_for_object(&mut self, v: Value, t: crate::metadata::TypeId) -> Value {
-        match self.type_class(t) {
-            crate::runtime::types::TypeClass::Enum(_) => match v.as_i64() {
-                Some(i) => Value::Enum(t, i),
-                None => v,
-            },
-            _ => v,
-        }
     }
 }

@@ -34,6 +34,7 @@ pub fn format_number(n: Num, format: &str, nf: &NumberFormat) -> Result<String, 
 /// The text of `v.ToString(format)` for a primitive, enum or string value.
 pub fn format_value(vm: &mut Vm, v: Value, format: Option<&str>) -> Result<String, NativeError> {
     let fmt = format.unwrap_or("");
+    let v = vm.unboxed_view(v);
     if let Some(n) = num_of(vm, v) {
         let nf = vm.current_number_format();
         return format_number(n, fmt, nf);

@@ -28,30 +28,59 @@ use std::sync::LazyLock;
 
 use super::native::{NativeEntry, NativeFn, NativeId};
 
-static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| {
-    // Frame-switching intrinsics first: the interpreter knows them by their fixed ids.
-    let areas: &[&[NativeEntry]] = &[
-        frames::ENTRIES,
-        iterators::ENTRIES,
-        asyncs::ENTRIES,
-        console::ENTRIES,
-        format::ENTRIES,
-        objects::ENTRIES,
-        enums::ENTRIES,
-        strings::ENTRIES,
-        numbers::ENTRIES,
-        math::ENTRIES,
-        arrays::ENTRIES,
-        hashing::ENTRIES,
-        threading::ENTRIES,
-        tasks::ENTRIES,
-        interactive::ENTRIES,
-        files::ENTRIES,
-        bench::ENTRIES,
-        tracing::ENTRIES,
-    ];
-    areas.iter().flat_map(|a| a.iter()).collect()
+static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| AREAS.iter().flat_map(|a| a.iter()).collect());
+
+/// The areas whose intrinsics get boxes as they are (they store objects or hand them
+/// back: hash tables, threads, tasks, frames); every other intrinsic reads the values it
+/// is passed, and gets a box's contents.
+const AREAS_KEEPING_BOXES: &[&[NativeEntry]] = &[frames::ENTRIES, iterators::ENTRIES, asyncs::ENTRIES, hashing::ENTRIES, threading::ENTRIES, tasks::ENTRIES];
+
+/// The intrinsics of other areas that look at an object's identity.
+const IDENTITY_INTRINSICS: &[&str] = &["Object.ReferenceEquals"];
+
+/// For each intrinsic id: whether its arguments are passed with boxes opened.
+static OPENS_BOXES: LazyLock<Vec<bool>> = LazyLock::new(|| {
+    AREAS
+        .iter()
+        .flat_map(|area| {
+            let keeps = AREAS_KEEPING_BOXES.iter().any(|k| same_area(k, area));
+            area.iter().map(move |e| !keeps && !IDENTITY_INTRINSICS.contains(&e.name))
+        })
+        .collect()
 });
+
+/// Whether two entry lists are the same area (constants are not one object, so by name).
+fn same_area(a: &[NativeEntry], b: &[NativeEntry]) -> bool {
+    a.first().map(|e| e.name) == b.first().map(|e| e.name)
+}
+
+/// Whether intrinsic `id` is passed the contents of the boxes among its arguments.
+#[inline]
+pub fn opens_boxes(id: NativeId) -> bool {
+    OPENS_BOXES.get(id.0 as usize).copied().unwrap_or(false)
+}
+
+// Frame-switching intrinsics first: the interpreter knows them by their fixed ids.
+const AREAS: &[&[NativeEntry]] = &[
+    frames::ENTRIES,
+    iterators::ENTRIES,
+    asyncs::ENTRIES,
+    console::ENTRIES,
+    format::ENTRIES,
+    objects::ENTRIES,
+    enums::ENTRIES,
+    strings::ENTRIES,
+    numbers::ENTRIES,
+    math::ENTRIES,
+    arrays::ENTRIES,
+    hashing::ENTRIES,
+    threading::ENTRIES,
+    tasks::ENTRIES,
+    interactive::ENTRIES,
+    files::ENTRIES,
+    bench::ENTRIES,
+    tracing::ENTRIES,
+];
 
 /// The function behind an id handed out by [`lookup`].
 #[inline]

@@ -100,12 +100,14 @@ fn value_type_hash(vm: &mut Vm, args: &[Value]) -> NativeResult {
 }
 
 impl Vm {
-    /// Equality the VM computes itself: values of primitive types by value, strings by
-    /// content, structs field by field, decimals numerically, everything else by identity.
+    /// Equality the VM computes itself: values of primitive types by value (boxed or not),
+    /// strings by content, structs field by field, decimals numerically, everything else by
+    /// identity.
     pub fn values_equal(&self, a: Value, b: Value) -> bool {
         if let (Value::I32(x), Value::I32(y)) = (a, b) {
             return x == y;
         }
+        let (a, b) = (self.unboxed_view(a), self.unboxed_view(b));
         match (a, b) {
             (Value::F64(x), Value::F64(y)) => x == y || (x.is_nan() && y.is_nan()),
             (Value::F32(x), Value::F32(y)) => x == y || (x.is_nan() && y.is_nan()),
@@ -129,6 +131,7 @@ impl Vm {
 
     /// A hash consistent with [`Vm::values_equal`] (deterministic: no per-process seed).
     pub fn value_hash(&self, v: Value) -> i32 {
+        let v = self.unboxed_view(v);
         match v {
             Value::Null => 0,
             Value::Bool(b) => b as i32,
