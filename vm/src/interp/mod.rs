@@ -60,6 +60,8 @@ pub enum SliceEnd {
 }
 
 const CANNOT_BLOCK: &str = "a thread blocked where the VM cannot switch threads (inside a call made by the runtime)";
+/// .NET's message for a delegate over an instance method made with a `null` target.
+const NULL_THIS_DELEGATE: &str = "Delegate to an instance method cannot have null 'this'.";
 
 impl Vm {
     /// Calls `method` with `args` (receiver first) and runs it to completion.
@@ -810,6 +812,10 @@ impl Vm {
                 },
 
                 Op::NewDelegate { dst, ty, method } => {
+                    if r!(dst).is_null() && !self.meta.method(method).is_static() {
+                        let e = self.new_exception(ExceptionKind::Argument, Some(NULL_THIS_DELEGATE));
+                        throw!(e);
+                    }
                     if self.stats.enabled() && func.preemptible {
                         self.count_delegate(ty, method, r!(dst));
                     }
