@@ -915,6 +915,9 @@ impl FnBuilder<'_> {
             if self.is_enum(r.ty) && !self.is_enum(self.method_owner_type(method)) {
                 let ty = self.closed_or_erased(r.ty);
                 self.emit(Op::ObjectView { dst: slot, src: slot, ty });
+            } else if self.is_struct_type(r.ty) && self.runs_inherited_method(r.ty, method) && !self.in_library() {
+                let ty = self.closed_or_erased(r.ty);
+                self.emit(Op::Box { dst: slot, src: slot, ty });
             }
         }
         self.alloc_args(args);
@@ -983,6 +986,22 @@ impl FnBuilder<'_> {
                 ArgKind::Value => self.emit_into(&a.expr, r),
                 ArgKind::Ref => self.emit_ref(&a.expr, r),
             }
+        }
+    }
+
+    /// Whether calling `method` on a struct of type `ty` runs `Object`'s or `ValueType`'s
+    /// virtual method (one the struct does not override), which C# calls on a box of the
+    /// struct. (`GetType()` needs none: the JIT answers it from the static type.)
+    fn runs_inherited_method(&self, ty: TypeId, method: MethodId) -> bool {
+        let wk = &self.c.meta.well_known;
+        let owner = self.method_owner_type(method);
+        if owner != wk.object && owner != wk.value_type {
+            return false;
+        }
+        let Some(def) = self.c.meta.types.def_of(ty) else { return false };
+        match self.c.meta.method(method).vtable_slot {
+            Some(slot) => self.c.meta.type_def(def).vtable.get(slot as usize).is_some_and(|&m| self.c.meta.method(m).owner != def),
+            None => false,
         }
     }
 
