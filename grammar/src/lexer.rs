@@ -2,13 +2,15 @@
 //! [`Lexeme`]s with absolute spans, decoded literal values and lexical diagnostics.
 //!
 //! It finishes what logos only starts: string-like literals (via `strings.rs`), unterminated
-//! block comments, preprocessor lines and the shebang, and stray characters (an `Error`
-//! token plus CS1056).
+//! block comments, preprocessor directives (via `preprocess.rs`: lines an `#if` excludes
+//! become one `Skipped` trivia token and are not lexed) and the shebang, and stray
+//! characters (an `Error` token plus CS1056).
 
 use logos::Logos;
 
 use crate::ast::Literal;
 use crate::diagnostic::Diagnostic;
+use crate::preprocess::Preprocessor;
 use crate::span::Span;
 use crate::strings::{self, LitValue, RawPart};
 use crate::token::Token;
@@ -47,8 +49,10 @@ pub fn lex(src: &str, start: usize, end: usize) -> Lexed {
         base: start,
         slice: src.get(start..end).unwrap_or(""),
         out: Lexed { tokens: Vec::new(), values: vec![Value::None], diagnostics: Vec::new(), incomplete: false },
+        pp: Preprocessor::new(),
     };
     w.run();
+    w.pp.finish(end, &mut w.out.diagnostics);
     w.out
 }
 
@@ -56,6 +60,7 @@ struct Wrapper<'a> {
     base: usize,
     slice: &'a str,
     out: Lexed,
+    pp: Preprocessor,
 }
 
 impl<'a> Wrapper<'a> {
@@ -63,6 +68,11 @@ impl<'a> Wrapper<'a> {
         let mut lx = Token::lexer(self.slice);
         while let Some(res) = lx.next() {
             let span = lx.span();
+            if res == Ok(Token::Hash) && !self.is_shebang(span.start) {
+                let resume = self.directives(span.start);
+                lx.bump(resume - span.end);
+                continue;
+            }
             let (kind, end, value) = match res {
                 Ok(kind) => self.token(kind, span.start, span.end),
                 Err(_) => self.stray(span.start),
@@ -84,6 +94,7 @@ impl<'a> Wrapper<'a> {
             }
         };
         let span = Span::new(self.base + start, self.base + end);
+        self.pp.seen_token |= !kind.is_trivia();
         self.out.tokens.push(Lexeme { kind, span, value: idx });
     }
 
@@ -105,7 +116,7 @@ impl<'a> Wrapper<'a> {
                 self.out.incomplete = true;
                 (kind, self.slice.len(), Value::None)
             }
-            Token::Hash => self.hash(start, end),
+            Token::Hash => (Token::Directive, line_end(self.slice, start).trim_cr(self.slice), Value::None),
             _ => (kind, end, Value::None),
         }
     }
@@ -152,23 +163,33 @@ impl<'a> Wrapper<'a> {
             .collect()
     }
 
-    /// `#` at a line start is a preprocessor line (skipped); `#!` at the file start is a
-    /// shebang; anywhere else it is a stray character.
-    fn hash(&mut self, start: usize, end: usize) -> (Token, usize, Value) {
-        let line_start = self.slice[..start].rfind('\n').map_or(0, |k| k + 1);
-        let at_line_start = self.slice[line_start..start].trim().is_empty();
-        let shebang = self.base + start == 0 && self.slice[start..].starts_with("#!");
-        if !at_line_start && !shebang {
-            return self.stray(start);
+    fn is_shebang(&self, start: usize) -> bool {
+        self.base + start == 0 && self.slice.starts_with("#!")
+    }
+
+    /// A directive line whose `#` is at `hash`, then, while code is excluded, the skipped
+    /// lines up to the next directive and that directive, and so on; returns where lexing
+    /// resumes (the end of the last directive line, or of the input).
+    fn directives(&mut self, mut hash: usize) -> usize {
+        loop {
+            let eol = line_end(self.slice, hash);
+            let line_start = self.slice[..hash].rfind('\n').map_or(0, |k| k + 1);
+            let after_code = !self.slice[line_start..hash].trim().is_empty();
+            self.pp.directive(self.base + hash, &self.slice[hash + 1..eol.trim_cr(self.slice)], after_code, &mut self.out.diagnostics);
+            self.push(Token::Directive, hash, eol.trim_cr(self.slice), Value::None);
+            if self.pp.active() {
+                return eol;
+            }
+            let next = next_directive(self.slice, eol);
+            let skipped_end = next.unwrap_or(self.slice.len());
+            if skipped_end > eol {
+                self.push(Token::Skipped, eol, skipped_end, Value::None);
+            }
+            match next {
+                Some(h) => hash = h,
+                None => return self.slice.len(),
+            }
         }
-        let eol = self.slice[start..].find('\n').map_or(self.slice.len(), |k| start + k);
-        let name = self.slice[end..eol].trim_start();
-        let known = ["nullable", "region", "endregion", "pragma", "if", "else", "elif", "endif", "define", "undef", "warning", "error", "line"];
-        let word_len = name.find(|c: char| !c.is_alphanumeric()).unwrap_or(name.len());
-        if !shebang && !known.contains(&&name[..word_len]) {
-            self.error(start, eol, "CS1024", "Preprocessor directive expected");
-        }
-        (Token::Directive, eol.trim_cr(self.slice), Value::None)
     }
 
     /// A character no token starts with: CS1056 and an `Error` token covering it.
@@ -178,6 +199,26 @@ impl<'a> Wrapper<'a> {
         self.error(start, end, "CS1056", format!("Unexpected character '{c}'"));
         (Token::Error, end, Value::None)
     }
+}
+
+/// The end of the line holding `at` (the offset of its `\n`, or of the input's end).
+fn line_end(s: &str, at: usize) -> usize {
+    s[at..].find('\n').map_or(s.len(), |k| at + k)
+}
+
+/// The `#` of the first line after offset `from` whose first non-blank character is `#`.
+fn next_directive(s: &str, from: usize) -> Option<usize> {
+    let mut line_start = from;
+    while line_start < s.len() {
+        let end = line_end(s, line_start);
+        let line = &s[line_start..end];
+        let blanks = line.len() - line.trim_start().len();
+        if line[blanks..].starts_with('#') {
+            return Some(line_start + blanks);
+        }
+        line_start = end + 1;
+    }
+    None
 }
 
 /// Keeps a directive's span off a trailing `\r`.
@@ -233,7 +274,7 @@ mod tests {
         assert_eq!(kinds("#nullable enable\nx"), vec![Directive, Ident]);
         assert_eq!(kinds("#!/usr/bin/env cs\nx"), vec![Directive, Ident]);
         assert_eq!(kinds("  #region A\n#endregion"), vec![Directive, Directive]);
-        assert_eq!(codes("a # b"), vec!["CS1056"]);
+        assert_eq!(codes("a # b"), vec!["CS1040"]);
         assert_eq!(codes("a ` b"), vec!["CS1056"]);
         assert_eq!(codes("/* open"), vec!["CS1035"]);
         assert!(lex("/* open", 0, 7).incomplete);

@@ -18,6 +18,8 @@ mod lexer;
 mod limits;
 mod literals;
 mod parser;
+mod pp_condition;
+mod preprocess;
 mod query;
 mod strings;
 mod typescan;

@@ -28,11 +28,13 @@ pub enum Token {
     /// `/*` without a closing `*/`: the lexer wrapper swallows the rest of the file.
     #[token("/*", priority = 1)]
     UnterminatedComment,
-    /// `#` (a preprocessor line or the shebang when at a line start, else an error).
+    /// `#`: a preprocessor line (or the shebang at the file's start).
     #[token("#")]
     Hash,
     /// A preprocessor line (`#region`, `#nullable enable`, ...) or a `#!` shebang line.
     Directive,
+    /// Lines excluded by `#if` / `#elif` / `#else` (not lexed).
+    Skipped,
     /// Input the lexer could not make sense of (already reported).
     Error,
 
@@ -421,7 +423,7 @@ impl Token {
     pub fn class(self) -> TokenClass {
         use Token::*;
         match self {
-            LineComment | BlockComment | UnterminatedComment | Directive => TokenClass::Comment,
+            LineComment | BlockComment | UnterminatedComment | Directive | Skipped => TokenClass::Comment,
             Error | Hash => TokenClass::Error,
             Ident => TokenClass::Identifier,
             IntLit | RealLit => TokenClass::Number,
@@ -492,6 +494,6 @@ impl Token {
 
     /// Tokens dropped before parsing.
     pub fn is_trivia(self) -> bool {
-        matches!(self, Token::LineComment | Token::BlockComment | Token::UnterminatedComment | Token::Directive)
+        matches!(self, Token::LineComment | Token::BlockComment | Token::UnterminatedComment | Token::Directive | Token::Skipped)
     }
 }

@@ -59,7 +59,10 @@ pub fn run_file_and_leave_memory(path: &str, source: &str, options: CompileOptio
 
 fn run_with(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, mut sinks: Sinks, benchmarks: &Benchmarks, release: fn(Vm)) -> i32 {
     let program = match compile_file(path, source, options) {
-        Ok(p) => p,
+        Ok(p) => {
+            let _ = sinks.stderr.write_all(p.warnings.as_bytes());
+            p
+        }
         Err(rendered) => {
             let _ = sinks.stderr.write_all(rendered.as_bytes());
             return COMPILE_ERROR_EXIT_CODE;

@@ -1,7 +1,9 @@
-//! Compile errors as values, and their one rendering path: MSBuild's
-//! `FILE(line,col): error CSxxxx: message`, followed by the source line and a caret.
+//! Compile errors and warnings as values, and their one rendering path: MSBuild's
+//! `FILE(line,col): error CSxxxx: message` (or `warning`), followed by the source line and
+//! a caret.
 
 use crate::metadata::{FileId, SourceFile};
+use grammar::diagnostic::Severity;
 use grammar::span::{LineCol, Span};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -10,16 +12,24 @@ pub struct Diag {
     pub span: Span,
     pub code: &'static str,
     pub message: String,
+    pub severity: Severity,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
+    /// Errors: the program does not run.
     pub items: Vec<Diag>,
+    /// Warnings: printed, the program still runs.
+    pub warnings: Vec<Diag>,
 }
 
 impl Diagnostics {
     pub fn error(&mut self, file: FileId, span: Span, code: &'static str, message: impl Into<String>) {
-        self.items.push(Diag { file, span, code, message: message.into() });
+        self.items.push(Diag { file, span, code, message: message.into(), severity: Severity::Error });
+    }
+
+    pub fn warning(&mut self, file: FileId, span: Span, code: &'static str, message: impl Into<String>) {
+        self.warnings.push(Diag { file, span, code, message: message.into(), severity: Severity::Warning });
     }
 
     pub fn has_errors(&self) -> bool {
@@ -36,11 +46,19 @@ impl Diagnostics {
 
     /// Errors in source order, without duplicates.
     pub fn sorted(&self) -> Vec<Diag> {
-        let mut v = self.items.clone();
-        v.sort_by_key(|d| (d.file, d.span.start, d.span.end));
-        v.dedup();
-        v
+        source_order(self.items.clone())
     }
+
+    /// Errors and warnings in source order, without duplicates.
+    pub fn sorted_with_warnings(&self) -> Vec<Diag> {
+        source_order(self.items.iter().chain(&self.warnings).cloned().collect())
+    }
+}
+
+fn source_order(mut v: Vec<Diag>) -> Vec<Diag> {
+    v.sort_by_key(|d| (d.file, d.span.start, d.span.end));
+    v.dedup();
+    v
 }
 
 /// Renders diagnostics for a terminal or a log: one block per error.
@@ -55,7 +73,11 @@ pub fn render_located(diags: &[Diag], files: &[SourceFile], locate: impl Fn(&Sou
     for d in diags {
         let Some(file) = files.get(d.file.index()) else { continue };
         let lc = file.line_col(d.span.start);
-        out.push_str(&format!("{}: error {}: {}\n", locate(file, lc), d.code, d.message));
+        let severity = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        out.push_str(&format!("{}: {severity} {}: {}\n", locate(file, lc), d.code, d.message));
         let line = file.line_text(lc.line);
         if !line.trim().is_empty() {
             out.push_str(line);

@@ -117,6 +117,8 @@ pub struct Program {
     pub lowering_reports: Vec<emit::report::LoweringReport>,
     /// The compiler of the library bodies not compiled yet (none when compiled eagerly).
     pub library: Option<lazy::LazyLibrary>,
+    /// The compiler's warnings, rendered (printed before the program runs).
+    pub warnings: String,
 }
 
 pub struct Compiler {
@@ -278,7 +280,11 @@ pub fn compile_with_skeletons(
         let parsed = grammar::parse(text);
         let file = c.add_file(SourceFile::new(name.clone(), text.clone()));
         for d in parsed.diagnostics {
-            c.error(file, d.span, d.code, d.message);
+            if d.is_error() {
+                c.error(file, d.span, d.code, d.message);
+            } else {
+                c.diags.warning(file, d.span, d.code, d.message);
+            }
         }
         units.push((file, parsed.unit));
     }
@@ -295,14 +301,15 @@ pub fn compile_with_skeletons(
         }
     }
     if c.diags.has_errors() {
-        let diags = c.diags.sorted();
+        let diags = c.diags.sorted_with_warnings();
         return Err((diags, c.meta.files));
     }
+    let warnings = diagnostics::render(&c.diags.sorted_with_warnings(), &c.meta.files);
     let meta = std::mem::replace(&mut c.meta, Metadata::empty());
     let functions = std::mem::take(&mut c.functions);
     let entry_point = c.entry_point;
     let lowering_reports = std::mem::take(&mut c.lowering_reports);
     let skeletal = skeletons.is_some();
     let library = (!c.options.eager_library).then(|| lazy::LazyLibrary::new(c, pending, skeletal));
-    Ok(Program { meta, functions, entry_point, lowering_reports, library })
+    Ok(Program { meta, functions, entry_point, lowering_reports, library, warnings })
 }

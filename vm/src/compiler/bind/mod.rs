@@ -19,6 +19,7 @@ pub mod lookup;
 pub mod method_group;
 pub mod operators;
 pub mod pattern;
+pub mod readonly;
 pub mod stmt;
 pub mod syntax;
 

@@ -1,0 +1,61 @@
+//! Defensive copies (C# spec §12.8.7, "readonly variables"): a method or property getter
+//! called on a struct held in a readonly variable (a `readonly` field outside its type's
+//! constructor, a field of such a struct, an `in` parameter) runs on a copy, so the
+//! variable keeps its value whatever the member does.
+
+use super::MethodBinder;
+use crate::compiler::bound::{BExpr, BKind, BStmt, LocalKind, SKind};
+use crate::metadata::{Flags, MethodKind, ParamKind, TypeDefKind, TypeId};
+
+impl MethodBinder<'_> {
+    /// The receiver a call on `receiver` uses: a copy of it when it is a readonly struct
+    /// variable, else `receiver` itself.
+    pub(super) fn defensive_copy(&mut self, receiver: Box<BExpr>) -> Box<BExpr> {
+        if !self.is_struct(receiver.ty) || !self.is_readonly_variable(&receiver) {
+            return receiver;
+        }
+        let (ty, span) = (receiver.ty, receiver.span);
+        let copy = self.temp(ty, span);
+        let init = BStmt::new(SKind::Local { local: copy, init: Some(*receiver) }, span);
+        let value = Box::new(self.local_expr(copy, span));
+        Box::new(BExpr::new(BKind::Seq { stmts: vec![init], value }, ty, span))
+    }
+
+    fn is_struct(&self, t: TypeId) -> bool {
+        self.c.meta.types.def_of(t).is_some_and(|d| self.c.meta.type_def(d).kind == TypeDefKind::Struct)
+    }
+
+    fn is_readonly_variable(&self, e: &BExpr) -> bool {
+        match &e.kind {
+            BKind::Field { receiver, field, .. } => {
+                let fd = self.c.meta.field(*field);
+                if fd.flags.has(Flags::READONLY) && !self.writable_here(fd.owner, fd.flags.has(Flags::STATIC), receiver.as_deref()) {
+                    return true;
+                }
+                // A field of a struct held in a readonly variable is readonly too.
+                receiver.as_deref().is_some_and(|r| self.is_struct(r.ty) && self.is_readonly_variable(r))
+            }
+            BKind::Local(l) => {
+                let info = &self.locals[l.0 as usize];
+                let LocalKind::Param(i) = info.kind else { return false };
+                let params = &self.c.meta.method(self.func.method).params;
+                info.owner == 0 && params.get(i as usize).is_some_and(|p| p.kind == ParamKind::In)
+            }
+            _ => false,
+        }
+    }
+
+    /// A readonly field is a variable in a constructor of its type (the static constructor
+    /// for a static field), reached through `this` for an instance field.
+    fn writable_here(&self, owner: crate::metadata::TypeDefId, is_static: bool, receiver: Option<&BExpr>) -> bool {
+        let md = self.c.meta.method(self.func.method);
+        if md.owner != owner {
+            return false;
+        }
+        match (is_static, md.kind) {
+            (true, MethodKind::StaticConstructor) => true,
+            (false, MethodKind::Constructor) => receiver.is_some_and(|r| matches!(r.kind, BKind::This)),
+            _ => false,
+        }
+    }
+}
