@@ -471,7 +471,11 @@ impl MethodBinder<'_> {
         let saved = (self.ctx.scope, self.file, self.ctx.type_def);
         (self.ctx.scope, self.file, self.ctx.type_def) = (src.scope, src.file, Some(fd.owner));
         self.ctx.file = src.file;
+        // The initializer's context is its own, not that of the code reading the constant.
+        let context = (self.checked, self.explicitly_unchecked);
+        (self.checked, self.explicitly_unchecked) = (false, false);
         let v = self.bind_expr_to(&init, fd.ty);
+        (self.checked, self.explicitly_unchecked) = context;
         (self.ctx.scope, self.file, self.ctx.type_def) = saved;
         self.ctx.file = self.file;
         match v.kind {
