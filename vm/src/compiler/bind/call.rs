@@ -252,7 +252,7 @@ impl MethodBinder<'_> {
             None
         } else {
             match receiver {
-                Some(r) => Some(self.defensive_copy(r)),
+                Some(r) => Some(self.defensive_copy(r, app.method)),
                 None => {
                     let shown = self.c.member_display(app.method);
                     self.error(span, "CS0120", format!("An object reference is required for the non-static field, method, or property '{shown}'"));

@@ -5,13 +5,14 @@
 
 use super::MethodBinder;
 use crate::compiler::bound::{BExpr, BKind, BStmt, LocalKind, SKind};
-use crate::metadata::{Flags, MethodKind, ParamKind, TypeDefKind, TypeId};
+use crate::metadata::{Flags, MethodId, MethodKind, ParamKind, TypeDefKind, TypeId};
 
 impl MethodBinder<'_> {
-    /// The receiver a call on `receiver` uses: a copy of it when it is a readonly struct
-    /// variable, else `receiver` itself.
-    pub(super) fn defensive_copy(&mut self, receiver: Box<BExpr>) -> Box<BExpr> {
-        if !self.is_struct(receiver.ty) || !self.is_readonly_variable(&receiver) {
+    /// The receiver a call of `member` on `receiver` uses: a copy of it when it is a
+    /// readonly struct variable and the member could change it, else `receiver` itself.
+    /// Members of a `readonly struct` and `readonly` members cannot, so they need none.
+    pub(super) fn defensive_copy(&mut self, receiver: Box<BExpr>, member: MethodId) -> Box<BExpr> {
+        if !self.is_struct(receiver.ty) || self.cannot_mutate(receiver.ty, member) || !self.is_readonly_variable(&receiver) {
             return receiver;
         }
         let (ty, span) = (receiver.ty, receiver.span);
@@ -23,6 +24,11 @@ impl MethodBinder<'_> {
 
     fn is_struct(&self, t: TypeId) -> bool {
         self.c.meta.types.def_of(t).is_some_and(|d| self.c.meta.type_def(d).kind == TypeDefKind::Struct)
+    }
+
+    fn cannot_mutate(&self, ty: TypeId, member: MethodId) -> bool {
+        let readonly_struct = self.c.meta.types.def_of(ty).is_some_and(|d| self.c.meta.type_def(d).flags.has(Flags::READONLY));
+        readonly_struct || self.c.meta.method(member).flags.has(Flags::READONLY)
     }
 
     fn is_readonly_variable(&self, e: &BExpr) -> bool {
