@@ -5,7 +5,7 @@
 
 use super::MethodBinder;
 use crate::compiler::bound::{BExpr, BKind, BStmt, LocalKind, SKind};
-use crate::metadata::{Flags, MethodId, MethodKind, ParamKind, TypeDefKind, TypeId};
+use crate::metadata::{FieldId, Flags, MethodId, MethodKind, ParamKind, TypeDefKind, TypeId};
 
 impl MethodBinder<'_> {
     /// The receiver a call of `member` on `receiver` uses: a copy of it when it is a
@@ -24,6 +24,20 @@ impl MethodBinder<'_> {
 
     fn is_struct(&self, t: TypeId) -> bool {
         self.c.meta.types.def_of(t).is_some_and(|d| self.c.meta.type_def(d).kind == TypeDefKind::Struct)
+    }
+
+    /// The readonly field (used outside its constructor) whose struct value holds the
+    /// variable `e`, if any: assigning to a member of `e` is CS1648 (CS1650 when static).
+    pub(super) fn readonly_field_holding(&self, e: &BExpr) -> Option<FieldId> {
+        let BKind::Field { receiver, field, .. } = &e.kind else { return None };
+        if !self.is_struct(e.ty) {
+            return None;
+        }
+        let fd = self.c.meta.field(*field);
+        if fd.flags.has(Flags::READONLY) && !self.writable_here(fd.owner, fd.flags.has(Flags::STATIC), receiver.as_deref()) {
+            return Some(*field);
+        }
+        receiver.as_deref().and_then(|r| self.readonly_field_holding(r))
     }
 
     fn cannot_mutate(&self, ty: TypeId, member: MethodId) -> bool {
