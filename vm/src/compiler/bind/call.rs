@@ -866,7 +866,8 @@ impl MethodBinder<'_> {
     pub fn check_ref_arg(&mut self, v: &BExpr) {
         match &v.kind {
             BKind::Local(l) => self.mark_address_taken(*l),
-            BKind::Field { .. } | BKind::Elem { .. } | BKind::Error => {}
+            BKind::Field { .. } => self.check_readonly_by_reference(v),
+            BKind::Elem { .. } | BKind::Error => {}
             _ => self.error(v.span, "CS1510", "A ref or out value must be an assignable variable"),
         }
     }

@@ -40,6 +40,33 @@ impl MethodBinder<'_> {
         receiver.as_deref().and_then(|r| self.readonly_field_holding(r))
     }
 
+    /// A readonly field (outside its constructor), or a field of a struct held in one,
+    /// passed by `ref`/`out` or aliased by a `ref` local: CS0192 / CS0199, CS1649 / CS1651.
+    pub(super) fn check_readonly_by_reference(&mut self, v: &BExpr) {
+        let BKind::Field { receiver, field, .. } = &v.kind else { return };
+        let fd = self.c.meta.field(*field).clone();
+        if fd.flags.has(Flags::READONLY) && !self.writable_here(fd.owner, fd.flags.has(Flags::STATIC), receiver.as_deref()) {
+            if fd.flags.has(Flags::STATIC) {
+                self.error(v.span, "CS0199", "A static readonly field cannot be used as a ref or out value (except in a static constructor)");
+            } else {
+                self.error(v.span, "CS0192", "A readonly field cannot be used as a ref or out value (except in a constructor)");
+            }
+            return;
+        }
+        let Some(holder) = receiver.as_deref().and_then(|r| self.readonly_field_holding(r)) else { return };
+        let hd = self.c.meta.field(holder).clone();
+        let name = format!("{}.{}", self.type_name(self.c.meta.type_def(hd.owner).self_type), hd.name);
+        if hd.flags.has(Flags::STATIC) {
+            self.error(
+                v.span,
+                "CS1651",
+                format!("Fields of static readonly field '{name}' cannot be used as a ref or out value (except in a static constructor)"),
+            );
+        } else {
+            self.error(v.span, "CS1649", format!("Members of readonly field '{name}' cannot be used as a ref or out value (except in a constructor)"));
+        }
+    }
+
     fn cannot_mutate(&self, ty: TypeId, member: MethodId) -> bool {
         let readonly_struct = self.c.meta.types.def_of(ty).is_some_and(|d| self.c.meta.type_def(d).flags.has(Flags::READONLY));
         readonly_struct || self.c.meta.method(member).flags.has(Flags::READONLY)
