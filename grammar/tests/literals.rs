@@ -180,7 +180,10 @@ fn comments_and_preprocessor_lines() {
     assert_eq!(stmts(src).len(), 1);
     assert_eq!(codes("int x = 1; /* open"), ["CS1035"]);
     assert!(grammar::parse("int x = 1; /* open").incomplete);
-    assert_eq!(codes("int x = 1 # 2;"), ["CS1056"]);
+    // As Roslyn: a `#` after code is a misplaced directive that takes the rest of its line.
+    assert_eq!(codes("int x = 1; # 2"), ["CS1040"]);
+    let src = "#define A\nint x = 1;\n#if A && !B\nint y = 2;\n#else\nthis is skipped !@\n#endif\n";
+    assert_eq!(stmts(src).len(), 2);
     let d = grammar::parse("int x = `1;").diagnostics;
     assert_eq!(d[0].message, "Unexpected character '`'");
 }

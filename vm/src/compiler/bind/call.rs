@@ -253,7 +253,7 @@ impl MethodBinder<'_> {
             None
         } else {
             match receiver {
-                Some(r) => Some(self.defensive_copy(r)),
+                Some(r) => Some(self.defensive_copy(r, app.method)),
                 None => {
                     let shown = self.c.member_display(app.method);
                     self.error(span, "CS0120", format!("An object reference is required for the non-static field, method, or property '{shown}'"));
@@ -868,7 +868,8 @@ impl MethodBinder<'_> {
     pub fn check_ref_arg(&mut self, v: &BExpr) {
         match &v.kind {
             BKind::Local(l) => self.mark_address_taken(*l),
-            BKind::Field { .. } | BKind::Elem { .. } | BKind::Error => {}
+            BKind::Field { .. } => self.check_readonly_by_reference(v),
+            BKind::Elem { .. } | BKind::Error => {}
             _ => self.error(v.span, "CS1510", "A ref or out value must be an assignable variable"),
         }
     }

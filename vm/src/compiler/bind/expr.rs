@@ -784,7 +784,7 @@ impl MethodBinder<'_> {
         let ty = self.member_type(pd.ty, p.owner);
         let (getter, owner) = if p.is_base { self.base_target(getter, p.owner) } else { self.struct_override(getter, p.owner, p.receiver.as_deref()) };
         let is_virtual = self.dispatch_is_virtual(getter, p.receiver.as_deref(), p.is_base);
-        let receiver = p.receiver.map(|r| self.defensive_copy(r));
+        let receiver = p.receiver.map(|r| self.defensive_copy(r, getter));
         BExpr::new(BKind::Call { method: getter, owner, type_args: Vec::new(), receiver, args: p.args, is_virtual }, ty, p.span)
     }
 

@@ -1039,6 +1039,12 @@ impl MethodBinder<'_> {
             self.error(e.span, "CS0131", "The left-hand side of an assignment must be a variable, property or indexer");
             return;
         }
+        if let BKind::Field { receiver: Some(r), .. } = &e.kind {
+            if let Some(holder) = self.readonly_field_holding(r) {
+                self.report_readonly_member_assignment(holder, e.span);
+                return;
+            }
+        }
         if !fd.flags.has(crate::metadata::Flags::READONLY) {
             return;
         }
@@ -1056,6 +1062,26 @@ impl MethodBinder<'_> {
                 let _ = owner;
                 self.error(e.span, "CS0191", "A readonly field cannot be assigned to (except in a constructor or init-only setter of the type in which the field is defined or a variable initializer)");
             }
+        }
+    }
+
+    /// CS1648 / CS1650: a field of a struct held in a readonly field is assigned outside the
+    /// constructor.
+    fn report_readonly_member_assignment(&mut self, holder: crate::metadata::FieldId, span: Span) {
+        let fd = self.c.meta.field(holder).clone();
+        let name = format!("{}.{}", self.type_name(self.c.meta.type_def(fd.owner).self_type), fd.name);
+        if fd.flags.has(crate::metadata::Flags::STATIC) {
+            self.error(
+                span,
+                "CS1650",
+                format!("Fields of static readonly field '{name}' cannot be assigned to (except in a static constructor or a variable initializer)"),
+            );
+        } else {
+            self.error(
+                span,
+                "CS1648",
+                format!("Members of readonly field '{name}' cannot be modified (except in a constructor, an init-only member or a variable initializer)"),
+            );
         }
     }
 

@@ -5,13 +5,14 @@
 
 use super::MethodBinder;
 use crate::compiler::bound::{BExpr, BKind, BStmt, LocalKind, SKind};
-use crate::metadata::{Flags, MethodKind, ParamKind, TypeDefKind, TypeId};
+use crate::metadata::{FieldId, Flags, MethodId, MethodKind, ParamKind, TypeDefKind, TypeId};
 
 impl MethodBinder<'_> {
-    /// The receiver a call on `receiver` uses: a copy of it when it is a readonly struct
-    /// variable, else `receiver` itself.
-    pub(super) fn defensive_copy(&mut self, receiver: Box<BExpr>) -> Box<BExpr> {
-        if !self.is_struct(receiver.ty) || !self.is_readonly_variable(&receiver) {
+    /// The receiver a call of `member` on `receiver` uses: a copy of it when it is a
+    /// readonly struct variable and the member could change it, else `receiver` itself.
+    /// Members of a `readonly struct` and `readonly` members cannot, so they need none.
+    pub(super) fn defensive_copy(&mut self, receiver: Box<BExpr>, member: MethodId) -> Box<BExpr> {
+        if !self.is_struct(receiver.ty) || self.cannot_mutate(receiver.ty, member) || !self.is_readonly_variable(&receiver) {
             return receiver;
         }
         let (ty, span) = (receiver.ty, receiver.span);
@@ -23,6 +24,52 @@ impl MethodBinder<'_> {
 
     fn is_struct(&self, t: TypeId) -> bool {
         self.c.meta.types.def_of(t).is_some_and(|d| self.c.meta.type_def(d).kind == TypeDefKind::Struct)
+    }
+
+    /// The readonly field (used outside its constructor) whose struct value holds the
+    /// variable `e`, if any: assigning to a member of `e` is CS1648 (CS1650 when static).
+    pub(super) fn readonly_field_holding(&self, e: &BExpr) -> Option<FieldId> {
+        let BKind::Field { receiver, field, .. } = &e.kind else { return None };
+        if !self.is_struct(e.ty) {
+            return None;
+        }
+        let fd = self.c.meta.field(*field);
+        if fd.flags.has(Flags::READONLY) && !self.writable_here(fd.owner, fd.flags.has(Flags::STATIC), receiver.as_deref()) {
+            return Some(*field);
+        }
+        receiver.as_deref().and_then(|r| self.readonly_field_holding(r))
+    }
+
+    /// A readonly field (outside its constructor), or a field of a struct held in one,
+    /// passed by `ref`/`out` or aliased by a `ref` local: CS0192 / CS0199, CS1649 / CS1651.
+    pub(super) fn check_readonly_by_reference(&mut self, v: &BExpr) {
+        let BKind::Field { receiver, field, .. } = &v.kind else { return };
+        let fd = self.c.meta.field(*field).clone();
+        if fd.flags.has(Flags::READONLY) && !self.writable_here(fd.owner, fd.flags.has(Flags::STATIC), receiver.as_deref()) {
+            if fd.flags.has(Flags::STATIC) {
+                self.error(v.span, "CS0199", "A static readonly field cannot be used as a ref or out value (except in a static constructor)");
+            } else {
+                self.error(v.span, "CS0192", "A readonly field cannot be used as a ref or out value (except in a constructor)");
+            }
+            return;
+        }
+        let Some(holder) = receiver.as_deref().and_then(|r| self.readonly_field_holding(r)) else { return };
+        let hd = self.c.meta.field(holder).clone();
+        let name = format!("{}.{}", self.type_name(self.c.meta.type_def(hd.owner).self_type), hd.name);
+        if hd.flags.has(Flags::STATIC) {
+            self.error(
+                v.span,
+                "CS1651",
+                format!("Fields of static readonly field '{name}' cannot be used as a ref or out value (except in a static constructor)"),
+            );
+        } else {
+            self.error(v.span, "CS1649", format!("Members of readonly field '{name}' cannot be used as a ref or out value (except in a constructor)"));
+        }
+    }
+
+    fn cannot_mutate(&self, ty: TypeId, member: MethodId) -> bool {
+        let readonly_struct = self.c.meta.types.def_of(ty).is_some_and(|d| self.c.meta.type_def(d).flags.has(Flags::READONLY));
+        readonly_struct || self.c.meta.method(member).flags.has(Flags::READONLY)
     }
 
     fn is_readonly_variable(&self, e: &BExpr) -> bool {
