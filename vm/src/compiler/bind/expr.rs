@@ -919,16 +919,16 @@ impl MethodBinder<'_> {
 
     /// Boxes a value-typed expression to `object` (for type tests).
     pub fn box_if_value(&mut self, v: BExpr) -> BExpr {
-        self.to_object(v, false)
+        self.object_conversion(v, false)
     }
 
     /// A value-typed expression as an `object` only read at once (its `ToString` called),
     /// without a box: C# calls the value's own method (a constrained call).
     pub fn view_if_value(&mut self, v: BExpr) -> BExpr {
-        self.to_object(v, true)
+        self.object_conversion(v, true)
     }
 
-    fn to_object(&mut self, v: BExpr, view: bool) -> BExpr {
+    fn object_conversion(&mut self, v: BExpr, view: bool) -> BExpr {
         if self.c.meta.is_value_type(v.ty) || (self.is_type_param(v.ty) && !self.is_reference_type(v.ty)) {
             let obj = self.wk().object;
             let from = v.ty;
