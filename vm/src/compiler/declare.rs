@@ -220,6 +220,32 @@ impl Compiler {
         }
     }
 
+    /// A `using` of a namespace that does not exist: C# names its first missing part, and
+    /// the namespace that lacks it (CS0234) unless that is the global one (CS0246).
+    fn report_missing_namespace(&mut self, file: FileId, q: &ast::QualifiedName) {
+        let mut known = String::new();
+        for part in &q.parts {
+            let full = if known.is_empty() { part.name.clone() } else { format!("{known}.{}", part.name) };
+            if self.namespaces.names.contains(&full) {
+                known = full;
+                continue;
+            }
+            let (code, message) = if known.is_empty() {
+                (
+                    "CS0246",
+                    format!("The type or namespace name '{}' could not be found (are you missing a using directive or an assembly reference?)", part.name),
+                )
+            } else {
+                (
+                    "CS0234",
+                    format!("The type or namespace name '{}' does not exist in the namespace '{known}' (are you missing an assembly reference?)", part.name),
+                )
+            };
+            self.error(file, part.span, code, message);
+            return;
+        }
+    }
+
     fn resolve_using(&mut self, sid: ScopeId, d: &ast::UsingDirective) {
         let file = self.scope(sid).file;
         // Usings resolve names from the enclosing scope, not from themselves.
@@ -232,13 +258,7 @@ impl Compiler {
                 if self.namespaces.names.contains(&full) {
                     self.scopes[sid.0 as usize].usings.push(full);
                 } else {
-                    let first = name.first().copied().unwrap_or_default();
-                    self.error(
-                        file,
-                        q.span,
-                        "CS0246",
-                        format!("The type or namespace name '{first}' could not be found (are you missing a using directive or an assembly reference?)"),
-                    );
+                    self.report_missing_namespace(file, q);
                 }
             }
             ast::UsingKind::Static(ty) => {

@@ -35,7 +35,7 @@ impl Vm {
         self.sched.make_runnable(0);
         let code = self.schedule(self.async_main_waiter(main));
         self.flush();
-        if self.stats.enabled() {
+        if self.stats.reported() {
             let report = self.stats.render();
             let _ = self.sinks.stderr.write_all(report.as_bytes());
         }

@@ -77,6 +77,17 @@ impl Heap {
         self.allocated_since_gc >= self.next_collection
     }
 
+    /// Makes the next safepoint collect (`GC.Collect`). The interpreter reaches one as
+    /// soon as the intrinsic that asks returns.
+    pub fn request_collection(&mut self) {
+        self.next_collection = 0;
+    }
+
+    /// Every object currently allocated (reachable or not yet collected).
+    pub fn objects(&self) -> impl Iterator<Item = &Obj> {
+        self.slots.iter().flatten()
+    }
+
     pub fn live_objects(&self) -> usize {
         self.slots.len() - self.free.len()
     }

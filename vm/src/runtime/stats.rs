@@ -2,7 +2,9 @@
 //! how often async frames suspended and resumed and exceptions were thrown and caught.
 //! Printed to stderr when the program ends; the last line is `allocated: N B`.
 //!
-//! Counting is off unless `--stats` is given; every hook checks [`Stats::enabled`] first.
+//! Counting is off unless `--stats` is given or the program asks what it allocated
+//! (`GC.GetTotalAllocatedBytes`, which starts counting at its first call); every hook
+//! checks [`Stats::enabled`] first, so a run that does neither pays one branch.
 
 use hashbrown::HashMap;
 
@@ -16,6 +18,8 @@ use crate::metadata::{Flags, MethodKind, TypeId, TypeKind};
 #[derive(Default)]
 pub struct Stats {
     enabled: bool,
+    /// `--stats` was given: the report is printed when the program ends.
+    reported: bool,
     rows: Vec<Row>,
     by_kind: HashMap<String, usize>,
     /// Async frames saved for later: a classic state machine scheduling its continuation,
@@ -42,7 +46,12 @@ pub struct KindId(u32);
 
 impl Stats {
     pub fn new(enabled: bool) -> Stats {
-        Stats { enabled, ..Stats::default() }
+        Stats { enabled, reported: enabled, ..Stats::default() }
+    }
+
+    /// Whether the report is printed when the program ends (`--stats`).
+    pub fn reported(&self) -> bool {
+        self.reported
     }
 
     #[inline]
@@ -97,7 +106,7 @@ impl Stats {
 /// `ResumeInfo`, `State`, `Flags` behind the object header).
 pub const CONTINUATION_HEADER: u32 = 40;
 /// Bytes of a delegate instance.
-const DELEGATE: u32 = 64;
+pub const DELEGATE: u32 = 64;
 /// Bytes of an array before its elements (header and length).
 const ARRAY_HEADER: u32 = 24;
 
@@ -151,13 +160,18 @@ impl Vm {
 
     /// An array created by user code.
     pub fn count_array(&mut self, array_ty: TypeId, len: usize) {
-        let Some((elem, rank)) = self.meta.types.array_elem(array_ty) else { return };
-        let elem_size = self.inline_layout(elem).size as usize;
-        let bounds = if rank > 1 { 8 * rank as usize } else { 0 };
-        let bytes = round8((ARRAY_HEADER as usize + bounds + elem_size * len).min(u32::MAX as usize) as u32);
+        let Some(bytes) = self.modeled_array_size(array_ty, len) else { return };
         let name = self.stats_type_name(array_ty);
         let kind = self.stats.kind(&name);
         self.stats.allocated(kind, bytes);
+    }
+
+    /// The modeled size of an array of type `array_ty` holding `len` elements.
+    pub fn modeled_array_size(&mut self, array_ty: TypeId, len: usize) -> Option<u32> {
+        let (elem, rank) = self.meta.types.array_elem(array_ty)?;
+        let elem_size = self.inline_layout(elem).size as usize;
+        let bounds = if rank > 1 { 8 * rank as usize } else { 0 };
+        Some(round8((ARRAY_HEADER as usize + bounds + elem_size * len).min(u32::MAX as usize) as u32))
     }
 
     /// A delegate created by user code. A lambda that captures nothing costs nothing: C#

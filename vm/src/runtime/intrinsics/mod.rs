@@ -12,6 +12,7 @@ pub mod fast_paths;
 pub mod files;
 pub mod format;
 pub mod frames;
+pub mod gc;
 pub mod hashing;
 pub mod interactive;
 pub mod iterators;
@@ -80,6 +81,7 @@ const AREAS: &[&[NativeEntry]] = &[
     files::ENTRIES,
     bench::ENTRIES,
     tracing::ENTRIES,
+    gc::ENTRIES,
 ];
 
 /// The function behind an id handed out by [`lookup`].
