@@ -767,6 +767,11 @@ impl<'a> Pass<'a> {
             self.push(i, Frame::Params, Pat::Off);
             return Token::LParen;
         }
+        if matches!(prev, Some(Token::Base | Token::This)) {
+            // `base(...)`/`this(...)` calls, also before an expression-bodied constructor's `=>`.
+            self.push(i, Frame::Args, Pat::Off);
+            return Token::LParen;
+        }
         if self.close_of(i).is_some_and(|c| self.is(c + 1, Token::FatArrow)) {
             self.push(i, Frame::Params, Pat::Off);
             return Token::LParenLambda;

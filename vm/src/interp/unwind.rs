@@ -13,13 +13,6 @@ use crate::runtime::types::InitState;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
-/// Where a filter runs: the depth of its frame and the handler it belongs to.
-#[derive(Clone, Copy)]
-struct FilterSite {
-    depth: usize,
-    handler: usize,
-}
-
 /// What the first pass found.
 enum Catcher {
     /// A handler of the frame at depth `depth` (stack length with it on top) takes it.
@@ -46,7 +39,7 @@ impl Vm {
         } else {
             self.begin_trace(exc, frame.func, pc);
         }
-        self.thread.filter_writes = None;
+        self.thread.filter_writes.clear();
         let target = match self.find_catcher(exc, pc)? {
             Catcher::Handler { depth, handler } => UnwindTarget { exception: exc, depth, handler: Some(handler), finally_depth: 0 },
             Catcher::FilterBoundary { depth } => UnwindTarget { exception: exc, depth, handler: None, finally_depth: 0 },
@@ -80,9 +73,7 @@ impl Vm {
                 }
                 let caught = match h.kind {
                     HandlerKind::Catch(ty) => self.is_instance(exc, ty),
-                    HandlerKind::Filter { ty, .. } => {
-                        self.is_instance(exc, ty) && self.run_filter(frame, func, h, exc, FilterSite { depth: i + 1, handler: hi })?
-                    }
+                    HandlerKind::Filter { ty, .. } => self.is_instance(exc, ty) && self.run_filter(frame, func, h, exc, i + 1)?,
                     HandlerKind::Finally => false,
                 };
                 if caught {
@@ -105,47 +96,50 @@ impl Vm {
     /// Runs a filter's code in a copy of its frame placed on top of the stack, so the
     /// frames above the declaring one stay intact. An exception inside the filter means
     /// `false`, as in .NET.
-    /// What the filter wrote is kept for its handler ([`FilterWrites`]).
-    fn run_filter(&mut self, frame: Frame, func: &Function, h: &Handler, exc: Value, site: FilterSite) -> Result<bool, InvokeError> {
+    /// What the filter wrote is kept for the handler that catches ([`FilterWrites`]); the
+    /// copy starts with what earlier filters of the frame wrote.
+    fn run_filter(&mut self, frame: Frame, func: &Function, h: &Handler, exc: Value, depth: usize) -> Result<bool, InvokeError> {
         let HandlerKind::Filter { filter, .. } = h.kind else { return Ok(false) };
         let base = self.free_register_base();
         let n = func.num_regs as usize;
         self.thread.ensure_regs(base + n + 1);
         let from = frame.base as usize;
         self.thread.regs.copy_within(from..from + n, base);
+        self.apply_filter_writes(base, depth, false);
+        let start: Vec<Value> = self.thread.regs[base..base + n].to_vec();
         self.thread.regs[base + h.reg.0 as usize] = exc;
         let saved_unwind = self.thread.unwind.take();
-        let saved_writes = self.thread.filter_writes.take();
+        let saved_writes = std::mem::take(&mut self.thread.filter_writes);
         self.thread.frames.push(Frame { func: frame.func, pc: filter.0, base: base as u32, ret: h.reg, kind: FrameKind::Filter });
         let verdict = self.execute();
         self.thread.unwind = saved_unwind;
         self.thread.filter_writes = saved_writes;
+        let writes = self.filter_writes(&start, base, depth);
+        self.thread.filter_writes.push(writes);
         match verdict {
-            Ok(v) if v == Value::Bool(true) => {
-                self.thread.filter_writes = Some(self.filter_writes(from, base, n, site));
-                Ok(true)
-            }
+            Ok(v) if v == Value::Bool(true) => Ok(true),
             Ok(_) | Err(InvokeError::Exception(_)) => Ok(false),
             Err(other) => Err(other),
         }
     }
 
-    /// The registers of the frame at `from` that its filter's copy at `copy` changed.
-    fn filter_writes(&self, from: usize, copy: usize, n: usize, site: FilterSite) -> FilterWrites {
-        let regs = &self.thread.regs;
-        let writes = (0..n)
-            .filter_map(|r| {
-                let (before, after) = (regs[from + r], regs[copy + r]);
-                (before != after).then_some((r as u16, before, after))
-            })
-            .collect();
-        FilterWrites { depth: site.depth, handler: site.handler, writes }
+    /// The registers a filter's copy at `copy` changed from their values at its `start`.
+    fn filter_writes(&self, start: &[Value], copy: usize, depth: usize) -> FilterWrites {
+        let regs = &self.thread.regs[copy..copy + start.len()];
+        let writes = start.iter().zip(regs).enumerate().filter_map(|(r, (&before, &after))| (before != after).then_some((r as u16, before, after))).collect();
+        FilterWrites { depth, writes }
     }
 
-    /// Hands the handler at `handler` of the frame at `depth` its filter's writes.
-    fn apply_filter_writes(&mut self, base: usize, depth: usize, handler: usize) {
-        let Some(w) = self.thread.filter_writes.take_if(|w| w.depth == depth && w.handler == handler) else { return };
-        for (r, before, after) in w.writes {
+    /// Writes what the filters of the frame at `depth` wrote into the registers at `base`:
+    /// that frame's own when `catching` (the exception's dispatch ends, so every filter's
+    /// writes are dropped), a filter's copy otherwise.
+    fn apply_filter_writes(&mut self, base: usize, depth: usize, catching: bool) {
+        let pending: Vec<FilterWrites> = if catching {
+            std::mem::take(&mut self.thread.filter_writes).into_iter().filter(|w| w.depth == depth).collect()
+        } else {
+            self.thread.filter_writes.iter().filter(|w| w.depth == depth).cloned().collect()
+        };
+        for (r, before, after) in pending.into_iter().flat_map(|w| w.writes) {
             if let Some(slot) = self.thread.regs.get_mut(base + r as usize) {
                 if *slot == before {
                     *slot = after;
@@ -172,7 +166,7 @@ impl Vm {
                     if self.stats.enabled() {
                         self.stats.catches += 1;
                     }
-                    self.apply_filter_writes(frame.base as usize, target.depth, hi);
+                    self.apply_filter_writes(frame.base as usize, target.depth, true);
                     return Ok(self.enter_handler(frame, h, exc));
                 }
                 if h.kind == HandlerKind::Finally && covers(h, pc) {

@@ -85,30 +85,30 @@ pub struct ThreadState {
     pub frames: Vec<Frame>,
     /// The exception being unwound and where it will be caught.
     pub unwind: Option<UnwindTarget>,
-    /// What the filter that accepted the exception being unwound wrote in its frame, for
-    /// its handler (see [`FilterWrites`]).
-    pub filter_writes: Option<FilterWrites>,
+    /// What the filters run for the exception being unwound wrote in their frames, in the
+    /// order they ran, for the handler that catches it (see [`FilterWrites`]).
+    pub filter_writes: Vec<FilterWrites>,
     /// Loop iterations left in this thread's time slice.
     pub fuel: u64,
 }
 
-/// The registers an exception filter changed (`when ((e = other) != null)`). A filter runs
-/// in a copy of its frame during the first pass; its writes reach the frame when the
-/// handler is entered, after the second pass ran the `finally` blocks on the way, except
-/// where one of those blocks wrote the register since (it ran later, as in .NET).
+/// The registers an exception filter changed (`when ((e = other) != null)`), whether it
+/// accepted the exception or not. A filter runs in a copy of its frame during the first
+/// pass (a later filter of the same frame sees the earlier ones' writes); the writes reach
+/// the frame when a handler of that frame is entered, after the second pass ran the
+/// `finally` blocks on the way, except where one of those blocks wrote the register since
+/// (it ran later, as in .NET).
 #[derive(Clone, Debug)]
 pub struct FilterWrites {
     /// Number of frames on the stack when the filter's frame is on top.
     pub depth: usize,
-    /// The handler of that frame whose filter this was.
-    pub handler: usize,
     /// Per changed register: its value before the filter and the filter's value.
     pub writes: Vec<(u16, crate::runtime::value::Value, crate::runtime::value::Value)>,
 }
 
 impl Default for ThreadState {
     fn default() -> Self {
-        ThreadState { regs: Vec::new(), frames: Vec::new(), unwind: None, filter_writes: None, fuel: crate::interp::FUEL_PER_SLICE }
+        ThreadState { regs: Vec::new(), frames: Vec::new(), unwind: None, filter_writes: Vec::new(), fuel: crate::interp::FUEL_PER_SLICE }
     }
 }
 

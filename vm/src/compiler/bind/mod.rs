@@ -537,7 +537,9 @@ impl<'c> MethodBinder<'c> {
                 }
             }
         } else if let Some(init) = decl.as_ref().and_then(|d| d.initializer.clone()) {
-            if let Some(call) = self.bind_ctor_initializer(owner, Some(&init), false, span) {
+            if self.is_implicit_struct_ctor_call(owner, &init) {
+                stmts.extend(self.zero_struct_fields(owner, init.span));
+            } else if let Some(call) = self.bind_ctor_initializer(owner, Some(&init), false, span) {
                 stmts.push(BStmt::new(SKind::Expr(call), span));
             }
         }
@@ -547,6 +549,31 @@ impl<'c> MethodBinder<'c> {
             }
         }
         BStmt::new(SKind::Block { stmts, locals: Vec::new() }, span)
+    }
+
+    /// `: this()` in a struct that declares no parameterless constructor: it chains to the
+    /// implicit one, which zero-initializes the struct.
+    fn is_implicit_struct_ctor_call(&self, owner: TypeDefId, init: &ast::ConstructorInitializer) -> bool {
+        let declares_parameterless = self.c.meta.type_def(owner).methods.iter().any(|&m| {
+            let md = self.c.meta.method(m);
+            md.kind == MethodKind::Constructor && !md.flags.has(Flags::STATIC) && md.params.is_empty()
+        });
+        !init.is_base && init.args.is_empty() && !declares_parameterless
+    }
+
+    /// `this.F = default` for every instance field of a struct.
+    fn zero_struct_fields(&mut self, owner: TypeDefId, span: Span) -> Vec<BStmt> {
+        let mut out = Vec::new();
+        for f in self.c.meta.type_def(owner).fields.clone() {
+            let fd = self.c.meta.field(f).clone();
+            if fd.is_static() {
+                continue;
+            }
+            let target = self.field_access(f, span);
+            let value = BExpr::new(BKind::Default, fd.ty, span);
+            out.push(BStmt::new(SKind::Expr(BExpr::new(BKind::Assign { target: Box::new(target), value: Box::new(value) }, fd.ty, span)), span));
+        }
+        out
     }
 
     /// `: base()` on `System.Object`, whose constructor does nothing: bound (so misuse is

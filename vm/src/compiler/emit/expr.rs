@@ -150,6 +150,9 @@ impl FnBuilder<'_> {
                 let ty = self.c.iterator_type(*element);
                 let ty = self.type_value(ty);
                 let count = self.num_args as u8;
+                // The iterator keeps the `this` of the call (Roslyn's `<>3__this`); each
+                // enumeration copies it again at the body's start.
+                self.copy_struct_receiver();
                 self.emit(Op::MakeGenerator { dst, ty, method: *body, args: Reg(0), count });
             }
             BKind::NewArray { sizes } => self.emit_new_array(e.ty, sizes, dst),

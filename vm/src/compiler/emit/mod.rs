@@ -333,7 +333,7 @@ impl<'a> FnBuilder<'a> {
         if stmt_has_finally(&body.body) {
             b.ret_reg = Some(b.alloc_reg());
         }
-        if body.async_result.is_some() || b.is_state_machine_kickoff() {
+        if body.async_result.is_some() || body.iterator.is_some() || b.is_state_machine_kickoff() {
             b.copy_struct_receiver();
         }
         b.emit_prologue(&body.params);
@@ -614,9 +614,9 @@ impl<'a> FnBuilder<'a> {
         (f, positions)
     }
 
-    /// An async method of a struct works on a copy of `this` (Roslyn's state machine
-    /// copies it into `<>4__this`): the caller's variable keeps its value.
-    fn copy_struct_receiver(&mut self) {
+    /// An async or iterator method of a struct works on a copy of `this` (Roslyn's state
+    /// machine copies it into `<>4__this`): the caller's variable keeps its value.
+    pub fn copy_struct_receiver(&mut self) {
         let Some(this) = self.this_reg.filter(|_| matches!(self.env, EnvKind::Method)) else { return };
         let owner = self.c.meta.method(self.method).owner;
         let self_type = self.c.meta.type_def(owner).self_type;
