@@ -200,6 +200,20 @@ impl Vm {
                 }
             };
         }
+        // Runs `ty`'s static constructor first if it has not run: the instruction is
+        // retried when the constructor's frame returns.
+        macro_rules! ensure_type_init {
+            ($ty:expr) => {
+                if self.needs_type_init($ty) {
+                    pc -= 1;
+                    save_pc!();
+                    if self.start_type_init($ty) {
+                        return Ok(Flow::Continue);
+                    }
+                    pc += 1;
+                }
+            };
+        }
         // A jump; a backward one (a loop) spends fuel, and an empty tank ends the slice.
         macro_rules! jump {
             ($target:expr) => {{
@@ -444,14 +458,7 @@ impl Vm {
                 }
 
                 Op::New { dst, ty } => {
-                    if self.needs_type_init(ty) {
-                        pc -= 1;
-                        save_pc!();
-                        if self.start_type_init(ty) {
-                            return Ok(Flow::Continue);
-                        }
-                        pc += 1;
-                    }
+                    ensure_type_init!(ty);
                     let is_struct = self.meta.is_value_type(ty);
                     let v = self.new_instance(ty, is_struct);
                     r!(dst) = v;
@@ -480,26 +487,12 @@ impl Vm {
                     }
                 }
                 Op::LoadStatic { dst, ty, field } => {
-                    if self.needs_type_init(ty) {
-                        pc -= 1;
-                        save_pc!();
-                        if self.start_type_init(ty) {
-                            return Ok(Flow::Continue);
-                        }
-                        pc += 1;
-                    }
+                    ensure_type_init!(ty);
                     let slot = self.meta.field(field).slot as usize;
                     r!(dst) = self.statics_mut(ty).get(slot).copied().unwrap_or(Value::Null);
                 }
                 Op::StoreStatic { ty, field, src } => {
-                    if self.needs_type_init(ty) {
-                        pc -= 1;
-                        save_pc!();
-                        if self.start_type_init(ty) {
-                            return Ok(Flow::Continue);
-                        }
-                        pc += 1;
-                    }
+                    ensure_type_init!(ty);
                     let slot = self.meta.field(field).slot as usize;
                     let v = r!(src);
                     if let Some(s) = self.statics_mut(ty).get_mut(slot) {
@@ -508,27 +501,13 @@ impl Vm {
                 }
                 Op::LoadStaticDyn { dst, ty, field } => {
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "LoadStaticDyn")) };
-                    if self.needs_type_init(t) {
-                        pc -= 1;
-                        save_pc!();
-                        if self.start_type_init(t) {
-                            return Ok(Flow::Continue);
-                        }
-                        pc += 1;
-                    }
+                    ensure_type_init!(t);
                     let slot = self.meta.field(field).slot as usize;
                     r!(dst) = self.statics_mut(t).get(slot).copied().unwrap_or(Value::Null);
                 }
                 Op::StoreStaticDyn { ty, field, src } => {
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "StoreStaticDyn")) };
-                    if self.needs_type_init(t) {
-                        pc -= 1;
-                        save_pc!();
-                        if self.start_type_init(t) {
-                            return Ok(Flow::Continue);
-                        }
-                        pc += 1;
-                    }
+                    ensure_type_init!(t);
                     let slot = self.meta.field(field).slot as usize;
                     let v = r!(src);
                     if let Some(s) = self.statics_mut(t).get_mut(slot) {
@@ -540,14 +519,7 @@ impl Vm {
                     r!(dst) = v;
                 }
                 Op::InitType { ty } => {
-                    if self.needs_type_init(ty) {
-                        pc -= 1;
-                        save_pc!();
-                        if self.start_type_init(ty) {
-                            return Ok(Flow::Continue);
-                        }
-                        pc += 1;
-                    }
+                    ensure_type_init!(ty);
                 }
 
                 Op::NewArray { dst, ty, len } => match self.new_array(ty, r!(len)) {
@@ -659,28 +631,14 @@ impl Vm {
                     }
                 }
                 Op::MakeRefStatic { dst, ty, field } => {
-                    if self.needs_type_init(ty) {
-                        pc -= 1;
-                        save_pc!();
-                        if self.start_type_init(ty) {
-                            return Ok(Flow::Continue);
-                        }
-                        pc += 1;
-                    }
+                    ensure_type_init!(ty);
                     let slot = self.meta.field(field).slot;
                     let v = self.make_ref(crate::runtime::object::RefTarget::Static(ty, slot));
                     r!(dst) = v;
                 }
                 Op::MakeRefStaticDyn { dst, ty, field } => {
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "MakeRefStaticDyn")) };
-                    if self.needs_type_init(t) {
-                        pc -= 1;
-                        save_pc!();
-                        if self.start_type_init(t) {
-                            return Ok(Flow::Continue);
-                        }
-                        pc += 1;
-                    }
+                    ensure_type_init!(t);
                     let slot = self.meta.field(field).slot;
                     let v = self.make_ref(crate::runtime::object::RefTarget::Static(t, slot));
                     r!(dst) = v;
