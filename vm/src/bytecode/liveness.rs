@@ -277,6 +277,10 @@ impl Effects {
             Op::EndFinally { pending: r, .. } | Op::EndFilter { cond: r } | Op::AwaitSuspend { awaiter: r } => e.uses.push(r),
             Op::StoreStatic { src, .. } => e.uses.push(src),
             Op::NewDyn { dst, ty } | Op::DefaultDyn { dst, ty } => e.un(dst, ty),
+            Op::InitDyn { obj, base, ty } => {
+                e.uses.extend([obj, ty]);
+                e.defs.extend([obj, base]);
+            }
             Op::LoadField { dst, obj, .. } | Op::MakeRefField { dst, obj, .. } => e.un(dst, obj),
             Op::StoreField { obj, src, .. } => e.uses.extend([obj, src]),
             Op::LoadStaticDyn { dst, ty, .. } | Op::MakeRefStaticDyn { dst, ty, .. } => e.un(dst, ty),

@@ -160,8 +160,13 @@ pub enum Op {
     /// `dst <-` a new instance of class or struct `ty` with default field values
     /// (the constructor is called separately).
     New { dst: Reg, ty: TypeId },
-    /// `dst <-` a new instance of the run-time type held in `ty`.
+    /// `dst <-` a new instance of the run-time type held in `ty` (`default` of a value
+    /// type: `new T()` with `T` a struct is its zero value).
     NewDyn { dst: Reg, ty: Reg },
+    /// Runs the parameterless constructor of the class held in `ty` on the instance in
+    /// `obj` (`new T()`), with `base` as its argument window; a constructor the VM
+    /// implements natively makes the instance itself, into `obj`. Nothing for a value type.
+    InitDyn { obj: Reg, base: Reg, ty: Reg },
     /// `dst <- obj.fields[slot]`. Throws `NullReferenceException`.
     LoadField { dst: Reg, obj: Reg, slot: u16 },
     /// `obj.fields[slot] <- src`. Throws `NullReferenceException`.

@@ -470,10 +470,25 @@ impl Vm {
                 }
                 Op::NewDyn { dst, ty } => {
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "NewDyn")) };
-                    let is_struct = self.meta.is_value_type(t);
-                    let v = self.new_instance(t, is_struct);
+                    let v = if self.meta.is_value_type(t) { self.default_value(t) } else { self.new_instance(t, false) };
                     r!(dst) = v;
                     self.maybe_collect();
+                }
+                Op::InitDyn { obj, base: b, ty } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "InitDyn")) };
+                    if let Some(ctor) = self.meta.parameterless_class_constructor(t) {
+                        save_pc!();
+                        if let MethodBody::Native(n) = self.meta.method(ctor).body {
+                            let made = self.call_native(n, base + b.0 as usize, 0);
+                            new_string!(obj, made);
+                        } else {
+                            r!(b) = r!(obj);
+                            match self.enter_bytecode(ctor, base + b.0 as usize, b) {
+                                Some(callee) => switch_to!(callee),
+                                None => return self.call(ctor, base + b.0 as usize, b, pc as u32 - 1),
+                            }
+                        }
+                    }
                 }
                 Op::LoadField { dst, obj, slot } => {
                     if !self.load_field_into(base + obj.0 as usize, slot, base + dst.0 as usize) {

@@ -111,6 +111,20 @@ impl Metadata {
         }
     }
 
+    /// The constructor `new T()` runs for the class `t` (its parameterless instance
+    /// constructor); `None` for value types and classes without one.
+    pub fn parameterless_class_constructor(&self, t: TypeId) -> Option<super::MethodId> {
+        let TypeKind::Named { def, .. } = self.types.kind(t) else { return None };
+        let def = &self.type_defs[def.index()];
+        if def.kind != super::TypeDefKind::Class {
+            return None;
+        }
+        def.methods.iter().copied().find(|&m| {
+            let m = self.method(m);
+            m.kind == super::MethodKind::Constructor && m.params.is_empty()
+        })
+    }
+
     /// The declaration of a type parameter.
     pub fn param_def(&self, t: TypeId) -> Option<&super::TypeParamDef> {
         match *self.types.kind(t) {

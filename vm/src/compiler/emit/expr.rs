@@ -1183,8 +1183,17 @@ impl FnBuilder<'_> {
         }
         let obj = self.alloc_reg();
         match self.type_operand(ty) {
-            TypeOperand::Closed(t) => self.emit(Op::New { dst: obj, ty: t }),
-            TypeOperand::Reg(t) => self.emit(Op::NewDyn { dst: obj, ty: t }),
+            TypeOperand::Closed(t) => {
+                self.emit(Op::New { dst: obj, ty: t });
+            }
+            TypeOperand::Reg(t) => {
+                self.emit(Op::NewDyn { dst: obj, ty: t });
+                if ctor.is_none() {
+                    // `new T()`: which constructor runs is known only at run time.
+                    let base = self.alloc_reg();
+                    self.emit(Op::InitDyn { obj, base, ty: t });
+                }
+            }
         };
         if let Some(ctor) = ctor {
             let base = self.alloc_reg();
