@@ -435,6 +435,7 @@ impl Compiler {
             p.is_struct = is_struct;
             p.has_new = has_new;
         }
+        self.close_constraints(ParamOwner::Type(def));
     }
 
     pub fn resolve_constraints(&mut self, ctx: &NameContext, constraints: &[ast::Constraint]) -> (Vec<TypeId>, bool, bool, bool) {

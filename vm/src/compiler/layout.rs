@@ -75,6 +75,7 @@ impl Compiler {
                         if self.meta.method(vtable[slot]).flags.has(Flags::SEALED) {
                             self.report_sealed_override(m, vtable[slot]);
                         }
+                        self.inherit_constraints(m, vtable[slot], base_t);
                         vtable[slot] = m;
                         self.meta.methods[m.index()].vtable_slot = Some(slot as u32);
                     }
@@ -159,7 +160,7 @@ impl Compiler {
 
     /// The substitution that views a method through a constructed owner type, with method
     /// type parameters mapped to canonical placeholders.
-    fn signature_substitution(&mut self, m: MethodId, owner: Option<TypeId>) -> Substitution {
+    pub(super) fn signature_substitution(&mut self, m: MethodId, owner: Option<TypeId>) -> Substitution {
         let md = self.meta.method(m).clone();
         let canonical: Vec<TypeId> = (0..md.type_params.len()).map(|i| self.meta.types.param(ParamOwner::Method(MethodId(u32::MAX)), i as u16)).collect();
         let mut sub = Substitution::for_method(m, &canonical);
@@ -209,6 +210,9 @@ impl Compiler {
                     continue;
                 }
                 if let Some(found) = self.find_implementation(def, d.self_type, (iface, &supers), im) {
+                    if self.explicit_impls.contains_key(&found) && self.meta.method(found).owner == def {
+                        self.inherit_constraints(found, im, Some(iface));
+                    }
                     map.insert(im, found);
                     if twice.contains(&idef) {
                         by_type.insert((im, iface), found);

@@ -10,8 +10,8 @@ use super::sources::{FieldSource, MethodSource, RecordMember, TypeDeclSource};
 use super::Compiler;
 use crate::metadata::attributes::{AttributeValue, CustomAttribute};
 use crate::metadata::{
-    Constant, FieldDef, FieldId, Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, PropertyDef, PropertyId, TypeDefId, TypeDefKind,
-    TypeId,
+    Constant, FieldDef, FieldId, Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, ParamOwner, PropertyDef, PropertyId, TypeDefId,
+    TypeDefKind, TypeId,
 };
 use grammar::ast::{self, MemberDecl, Modifiers};
 use grammar::span::Span;
@@ -138,6 +138,7 @@ impl Compiler {
             let p = &mut self.meta.methods[id.index()].type_params[i];
             (p.constraints, p.is_class, p.is_struct, p.has_new) = (cons, is_class, is_struct, has_new);
         }
+        self.close_constraints(ParamOwner::Method(id));
         let ret = self.resolve_type(&mctx, &m.return_type);
         let params = self.declare_params(&mctx, &m.params);
         let md = &mut self.meta.methods[id.index()];

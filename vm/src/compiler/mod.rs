@@ -12,6 +12,7 @@
 
 pub mod bind;
 pub mod bound;
+pub mod constraints;
 pub mod consts;
 pub mod declare;
 pub mod diagnostics;

@@ -392,7 +392,7 @@ impl MethodBinder<'_> {
     }
 
     /// A type parameter converts to its constraints (and their supertypes).
-    fn param_converts_to(&mut self, from: TypeId, to: TypeId) -> bool {
+    pub(super) fn param_converts_to(&mut self, from: TypeId, to: TypeId) -> bool {
         let constraints = self.c.meta.param_def(from).map(|p| p.constraints.clone()).unwrap_or_default();
         constraints.into_iter().any(|c| self.c.meta.is_subtype(c, to))
     }

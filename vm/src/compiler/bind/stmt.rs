@@ -561,14 +561,17 @@ impl MethodBinder<'_> {
     /// `if (x != null) ((IDisposable)x).Dispose();` when the type is disposable.
     fn dispose_call(&mut self, x: BExpr, span: Span) -> Option<BStmt> {
         let idisp = self.wk().idisposable;
-        let is_disposable = self.c.meta.is_subtype(x.ty, idisp);
+        let is_param = self.is_type_param(x.ty);
+        let is_disposable = self.c.meta.is_subtype(x.ty, idisp) || (is_param && self.param_converts_to(x.ty, idisp));
         if !is_disposable {
             return None;
         }
         let def = self.c.meta.types.def_of(idisp)?;
         let dispose = self.c.meta.type_def(def).methods.iter().copied().find(|&m| self.c.meta.method(m).name == "Dispose")?;
         let is_value = self.c.meta.is_value_type(x.ty);
-        let recv = if is_value { self.box_if_value(x.clone()) } else { retyped(x.clone(), idisp) };
+        // A type parameter not known to be a reference type may hold a struct: box it.
+        let boxes = is_value || (is_param && !self.is_reference_type(x.ty));
+        let recv = if boxes { self.box_if_value(x.clone()) } else { retyped(x.clone(), idisp) };
         let call = BExpr::new(
             BKind::Call { method: dispose, owner: idisp, type_args: Vec::new(), receiver: Some(Box::new(recv)), args: Vec::new(), is_virtual: true },
             TypeId::VOID,
