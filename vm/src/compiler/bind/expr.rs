@@ -59,12 +59,6 @@ impl MethodBinder<'_> {
         self.coerce(v, target)
     }
 
-    /// Binds a condition (`if`, `while`, `?:`...): a `bool`.
-    pub fn bind_condition(&mut self, e: &ast::Expr) -> BExpr {
-        let b = self.wk().boolean;
-        self.bind_expr_to(e, b)
-    }
-
     /// An expression statement: only assignments, calls, increments, `await` and `new` may
     /// stand alone (CS0201).
     pub fn bind_expr_statement(&mut self, e: &ast::Expr) -> BExpr {
