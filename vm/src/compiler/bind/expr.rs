@@ -829,7 +829,7 @@ impl MethodBinder<'_> {
     /// not; neither does a method a struct declares itself, called on that struct (structs
     /// are sealed, and a `Nullable<T>` receiver is the bare value).
     pub fn dispatch_is_virtual(&self, m: MethodId, receiver: Option<&BExpr>, is_base: bool) -> bool {
-        if is_base {
+        if is_base || self.c.meta.method(m).is_static() {
             return false;
         }
         if self.is_interface_method(m) {
