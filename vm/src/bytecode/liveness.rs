@@ -320,6 +320,11 @@ impl Effects {
                 e.uses.extend(range(base, f.call_arity(meta, method)));
                 e.defs.push(dst);
             }
+            Op::CallStaticVirt { method, base, dst, ty } => {
+                e.uses.extend(range(base, f.call_arity(meta, method)));
+                e.uses.push(ty);
+                e.defs.push(dst);
+            }
             Op::CallInterface { method, base, dst, iface } => {
                 e.uses.extend(range(base, f.call_arity(meta, method)));
                 e.uses.push(iface);

@@ -261,6 +261,10 @@ pub enum Op {
     /// different type arguments (`IOp<ushort>`, `IOp<uint>`): `iface` holds the run-time
     /// interface type, which picks among the receiver's implementations.
     CallInterface { method: MethodId, base: Reg, dst: Reg, iface: Reg },
+    /// Calls the implementation of the static abstract or virtual interface method `method`
+    /// by the run-time type in `ty` (`T.M()` on a type parameter constrained to the
+    /// interface). Arguments are in `base..`.
+    CallStaticVirt { method: MethodId, base: Reg, dst: Reg, ty: Reg },
     /// Calls a Rust intrinsic with `argc` arguments in `base..`. `dst <-` its result.
     CallNative { native: NativeId, base: Reg, argc: u8, dst: Reg },
     /// Invokes the delegate in `base` with the arguments in `base+1..`. `dst <-` the result.

@@ -201,7 +201,7 @@ impl Compiler {
                 continue;
             }
             for im in self.meta.type_def(idef).methods.clone() {
-                if self.meta.method(im).is_static() {
+                if self.meta.method(im).is_static() && !self.meta.method(im).is_static_virtual() {
                     continue;
                 }
                 if !declared.contains(&iface) && map.contains_key(&im) {
@@ -309,11 +309,18 @@ impl Compiler {
     /// of one of them is never taken for another instantiation of the same interface).
     fn find_implementation(&mut self, def: TypeDefId, self_type: TypeId, (iface, supers): (TypeId, &[TypeId]), im: MethodId) -> Option<MethodId> {
         let name = self.meta.method(im).name.clone();
+        let is_static = self.meta.method(im).is_static();
         let mut cur = Some(self_type);
         while let Some(t) = cur {
             let cdef = self.meta.types.def_of(t)?;
-            let candidates: Vec<MethodId> =
-                self.meta.type_def(cdef).methods.iter().copied().filter(|&m| self.meta.method(m).name == name && !self.meta.method(m).is_static()).collect();
+            let candidates: Vec<MethodId> = self
+                .meta
+                .type_def(cdef)
+                .methods
+                .iter()
+                .copied()
+                .filter(|&m| self.meta.method(m).name == name && self.meta.method(m).is_static() == is_static)
+                .collect();
             for kind in [Implementation::Explicit, Implementation::ExplicitSameGeneric, Implementation::Public] {
                 for &m in &candidates {
                     if self.implements_as(m, kind, (def, cdef), iface, supers) && self.same_signature(m, Some(t), im, Some(iface)) {

@@ -76,6 +76,9 @@ impl Compiler {
         if self.meta.type_def(def).kind == TypeDefKind::Interface && !flags.has(Flags::STATIC) {
             self.error(src.file, f.span, "CS0525", "Interfaces cannot contain instance fields");
         }
+        if self.meta.type_def(def).kind == TypeDefKind::Interface && !has_access_modifier(flags) {
+            flags.set(Flags::PUBLIC);
+        }
         if flags.has(Flags::CONST) {
             flags.set(Flags::STATIC);
         }
@@ -106,6 +109,9 @@ impl Compiler {
                 flags.set(Flags::ABSTRACT);
             }
             flags.set(Flags::VIRTUAL);
+            flags.set(Flags::PUBLIC);
+        }
+        if is_interface && !has_access_modifier(flags) {
             flags.set(Flags::PUBLIC);
         }
         if m.params.first().is_some_and(|p| p.modifier == ast::ParamModifier::This) {
@@ -307,6 +313,9 @@ impl Compiler {
         let is_interface = self.meta.type_def(def).kind == TypeDefKind::Interface;
         if is_interface && !flags.has(Flags::STATIC) {
             flags.set(Flags::VIRTUAL);
+            flags.set(Flags::PUBLIC);
+        }
+        if is_interface && !has_access_modifier(flags) {
             flags.set(Flags::PUBLIC);
         }
         let pid = PropertyId(self.meta.properties.len() as u32);
@@ -905,4 +914,9 @@ pub fn operator_method_name(op: ast::OverloadableOp, arity: usize) -> &'static s
         O::Implicit => "op_Implicit",
         O::Explicit => "op_Explicit",
     }
+}
+
+/// Whether `flags` name an accessibility (members of an interface without one are public).
+fn has_access_modifier(flags: Flags) -> bool {
+    [Flags::PUBLIC, Flags::PRIVATE, Flags::PROTECTED, Flags::INTERNAL].iter().any(|&f| flags.has(f))
 }

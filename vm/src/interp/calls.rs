@@ -195,6 +195,12 @@ impl Vm {
         self.meta.type_def(def).vtable.get(slot as usize).copied()
     }
 
+    /// The implementation of the static abstract or virtual interface method `method` by
+    /// the type `ty` (the method itself when `ty` keeps a static virtual one's body).
+    pub fn resolve_static_virtual(&mut self, method: MethodId, ty: TypeId) -> Option<MethodId> {
+        self.find_interface_impl(ty, method)
+    }
+
     /// The implementation of interface method `method` of the interface type `iface` for
     /// `receiver`: the one the receiver's class chose for that instantiation, or else the
     /// one for the method (`None` for `null`).

@@ -729,6 +729,17 @@ impl Vm {
                         None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
                     }
                 }
+                Op::CallStaticVirt { method, base: b, dst, ty } => {
+                    let Value::Type(ty) = r!(ty) else { return Err(self.bad_operands(func, pc, "CallStaticVirt")) };
+                    let Some(target) = self.resolve_static_virtual(method, ty) else {
+                        return Err(InvokeError::Fatal(format!("no implementation of {} for the type argument", self.meta.method(method).name)));
+                    };
+                    save_pc!();
+                    match self.enter_bytecode(target, base + b.0 as usize, dst) {
+                        Some(callee) => switch_to!(callee),
+                        None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
+                    }
+                }
                 Op::CallInterface { method, base: b, dst, iface } => {
                     let receiver = r!(b);
                     let Value::Type(iface) = r!(iface) else { return Err(self.bad_operands(func, pc, "CallInterface")) };

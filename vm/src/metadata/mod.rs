@@ -224,6 +224,11 @@ impl MethodDef {
     pub fn is_static(&self) -> bool {
         self.flags.has(Flags::STATIC)
     }
+
+    /// A `static abstract` or `static virtual` interface member (C# 11).
+    pub fn is_static_virtual(&self) -> bool {
+        self.is_static() && (self.flags.has(Flags::ABSTRACT) || self.flags.has(Flags::VIRTUAL))
+    }
 }
 
 #[derive(Clone, Debug)]

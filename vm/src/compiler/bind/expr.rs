@@ -59,12 +59,6 @@ impl MethodBinder<'_> {
         self.coerce(v, target)
     }
 
-    /// Binds a condition (`if`, `while`, `?:`...): a `bool`.
-    pub fn bind_condition(&mut self, e: &ast::Expr) -> BExpr {
-        let b = self.wk().boolean;
-        self.bind_expr_to(e, b)
-    }
-
     /// An expression statement: only assignments, calls, increments, `await` and `new` may
     /// stand alone (CS0201).
     pub fn bind_expr_statement(&mut self, e: &ast::Expr) -> BExpr {
@@ -612,12 +606,35 @@ impl MethodBinder<'_> {
     /// `Type.Member`: static members and nested types.
     fn bind_type_member(&mut self, t: TypeId, name: &ast::NameSegment, span: Span) -> Bound {
         match self.lookup_member(t, &name.name.name) {
+            Some(Member::Methods(methods)) if self.is_type_param(t) => {
+                let methods = methods.into_iter().map(|(m, owner)| (m, self.static_virtual_owner(m, owner, t))).collect();
+                self.bind_static_member(Member::Methods(methods), name, span)
+            }
+            Some(Member::Property(p, owner)) if self.is_type_param(t) => {
+                let owner = match self.c.meta.property(p).getter.or(self.c.meta.property(p).setter) {
+                    Some(accessor) => self.static_virtual_owner(accessor, owner, t),
+                    None => owner,
+                };
+                self.bind_static_member(Member::Property(p, owner), name, span)
+            }
             Some(m) => self.bind_static_member(m, name, span),
             None => {
                 let shown = self.c.meta.cs_short_name(t);
                 self.error(name.name.span, "CS0117", format!("'{shown}' does not contain a definition for '{}'", name.name.name));
                 Bound::Value(BExpr::error(span))
             }
+        }
+    }
+
+    /// `T.M()` of a static abstract or virtual member of a non-generic interface: called on
+    /// the type parameter, whose run-time type picks the implementation.
+    fn static_virtual_owner(&self, m: MethodId, owner: TypeId, type_param: TypeId) -> TypeId {
+        let md = self.c.meta.method(m);
+        let generic_interface = !self.c.meta.type_def(md.owner).type_params.is_empty();
+        if md.is_static_virtual() && self.is_interface_method(m) && !generic_interface {
+            type_param
+        } else {
+            owner
         }
     }
 
@@ -835,7 +852,7 @@ impl MethodBinder<'_> {
     /// not; neither does a method a struct declares itself, called on that struct (structs
     /// are sealed, and a `Nullable<T>` receiver is the bare value).
     pub fn dispatch_is_virtual(&self, m: MethodId, receiver: Option<&BExpr>, is_base: bool) -> bool {
-        if is_base {
+        if is_base || self.c.meta.method(m).is_static() {
             return false;
         }
         if self.is_interface_method(m) {

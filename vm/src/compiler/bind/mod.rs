@@ -7,6 +7,7 @@
 pub mod arg_order;
 pub mod awaits;
 pub mod call;
+pub mod conditional_logical;
 pub mod constant_checks;
 pub mod convert;
 pub mod definite;

@@ -165,17 +165,7 @@ impl MethodBinder<'_> {
 
     pub fn bind_binary(&mut self, op: BinaryOp, left: &ast::Expr, right: &ast::Expr, target: Option<TypeId>, span: Span) -> BExpr {
         match op {
-            BinaryOp::And | BinaryOp::Or => {
-                let a = self.bind_condition(left);
-                let b = self.bind_condition(right);
-                let boolean = self.wk().boolean;
-                if let (BKind::Const(ConstVal::Bool(x)), BKind::Const(ConstVal::Bool(y))) = (&a.kind, &b.kind) {
-                    let v = if op == BinaryOp::And { *x && *y } else { *x || *y };
-                    return BExpr::new(BKind::Const(ConstVal::Bool(v)), boolean, span);
-                }
-                let kind = if op == BinaryOp::And { BKind::AndAlso(Box::new(a), Box::new(b)) } else { BKind::OrElse(Box::new(a), Box::new(b)) };
-                return BExpr::new(kind, boolean, span);
-            }
+            BinaryOp::And | BinaryOp::Or => return self.bind_conditional_logical(op, left, right, span),
             BinaryOp::Coalesce => return self.bind_coalesce(left, right, target, span),
             _ => {}
         }

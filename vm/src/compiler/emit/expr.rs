@@ -1021,6 +1021,10 @@ impl FnBuilder<'_> {
                 let argc = (md.params.len() + usize::from(!is_static)) as u8;
                 self.emit(Op::CallNative { native, base, argc, dst: base });
             }
+            _ if is_static && md.is_static_virtual() && self.is_type_param(owner) => {
+                let ty = self.type_value(owner);
+                self.emit(Op::CallStaticVirt { method, base, dst: base, ty });
+            }
             _ if is_virtual && self.c.interfaces_implemented_twice.contains(&md.owner) => {
                 let iface = self.type_value(owner);
                 self.emit(Op::CallInterface { method, base, dst: base, iface });

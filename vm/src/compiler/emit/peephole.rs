@@ -182,6 +182,7 @@ fn is_plain(op: &Op) -> bool {
             | Op::CallFastPath { .. }
             | Op::CallVirt { .. }
             | Op::CallInterface { .. }
+            | Op::CallStaticVirt { .. }
             | Op::CallNative { .. }
             | Op::CallDelegate { .. }
             | Op::MakeGenerator { .. }
@@ -346,6 +347,7 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::CallFastPath { dst, .. }
         | Op::CallVirt { dst, .. }
         | Op::CallInterface { dst, .. }
+        | Op::CallStaticVirt { dst, .. }
         | Op::CallNative { dst, .. }
         | Op::CallDelegate { dst, .. }
         | Op::TypeTest { dst, .. }
