@@ -593,7 +593,8 @@ impl MethodBinder<'_> {
 
     fn bind_namespace_member(&mut self, ns: &str, name: &ast::NameSegment, span: Span) -> Bound {
         let args = self.resolve_type_args(&name.type_args);
-        if let Some(d) = self.c.namespaces.find_type(ns, &name.name.name, args.len()) {
+        let from_library = self.c.is_library(self.ctx.file);
+        if let Some(d) = self.c.namespaces.find_visible_type(from_library, ns, &name.name.name, args.len()) {
             return Bound::Type(self.c.meta.types.named(d, &args), span);
         }
         let full = if ns.is_empty() { name.name.name.clone() } else { format!("{ns}.{}", name.name.name) };
