@@ -188,7 +188,7 @@ impl Compiler {
 
     fn resolve_first_segment(&mut self, ctx: &NameContext, seg: &ast::NameSegment, report: bool) -> Option<NsOrType> {
         let name = seg.name.name.as_str();
-        if name == "global" && seg.type_args.is_empty() {
+        if name == ast::GLOBAL_QUALIFIER {
             return Some(NsOrType::Namespace(String::new()));
         }
         let args = self.resolve_args(ctx, seg, report)?;

@@ -294,6 +294,9 @@ impl MethodBinder<'_> {
     /// A simple name: local, local function, member of an enclosing type, type or namespace.
     pub fn bind_name(&mut self, seg: &ast::NameSegment, span: Span) -> Bound {
         let name = seg.name.name.as_str();
+        if name == ast::GLOBAL_QUALIFIER {
+            return Bound::Namespace(String::new(), span);
+        }
         if seg.type_args.is_empty() {
             if let Some(l) = self.lookup_local(name) {
                 self.use_local(l);
