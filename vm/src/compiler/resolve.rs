@@ -167,7 +167,9 @@ impl Compiler {
     /// Resolves a dotted, possibly generic name as a namespace or type.
     pub fn resolve_named(&mut self, ctx: &NameContext, segments: &[ast::NameSegment], report: bool) -> Option<NsOrType> {
         let first = segments.first()?;
-        let mut cur = self.resolve_first_segment(ctx, first, report && segments.len() == 1)?;
+        // An unknown alias is reported even before more segments (CS0432).
+        let report_first = report && (segments.len() == 1 || first.name.name.ends_with("::"));
+        let mut cur = self.resolve_first_segment(ctx, first, report_first)?;
         for seg in &segments[1..] {
             cur = self.resolve_member_segment(ctx, cur, seg, report)?;
         }
@@ -190,6 +192,9 @@ impl Compiler {
         let name = seg.name.name.as_str();
         if name == ast::GLOBAL_QUALIFIER {
             return Some(NsOrType::Namespace(String::new()));
+        }
+        if let Some(alias) = name.strip_suffix("::") {
+            return self.resolve_alias_qualifier(ctx, alias, seg.name.span, report).map(NsOrType::Namespace);
         }
         let args = self.resolve_args(ctx, seg, report)?;
         if let Some(t) = self.lookup_type(ctx, name, &args) {
@@ -419,6 +424,23 @@ impl Compiler {
             self.error(file, Span::default(), "CS0104", format!("'{name}' is an ambiguous reference between '{a}' and '{b}'"));
         }
         Some(Found::Def(first))
+    }
+
+    /// The namespace a `using` alias named by `alias::` stands for; CS0432 when no alias in
+    /// scope is called so.
+    pub fn resolve_alias_qualifier(&mut self, ctx: &NameContext, alias: &str, span: Span, report: bool) -> Option<String> {
+        let mut s = Some(ctx.scope);
+        while let Some(id) = s {
+            let sc = self.scope(id);
+            if let Some(AliasTarget::Namespace(ns)) = sc.aliases.get(alias) {
+                return Some(ns.clone());
+            }
+            s = sc.parent;
+        }
+        if report {
+            self.error(ctx.file, span, "CS0432", format!("Alias '{alias}' not found"));
+        }
+        None
     }
 
     /// A namespace visible as `name` from `scope` (`System`, or `Generic` inside

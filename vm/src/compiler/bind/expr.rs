@@ -297,6 +297,13 @@ impl MethodBinder<'_> {
         if name == ast::GLOBAL_QUALIFIER {
             return Bound::Namespace(String::new(), span);
         }
+        if let Some(alias) = name.strip_suffix("::") {
+            let ctx = self.ctx.clone();
+            return match self.c.resolve_alias_qualifier(&ctx, alias, seg.name.span, true) {
+                Some(ns) => Bound::Namespace(ns, span),
+                None => Bound::Value(BExpr::error(span)),
+            };
+        }
         if seg.type_args.is_empty() {
             if let Some(l) = self.lookup_local(name) {
                 self.use_local(l);
