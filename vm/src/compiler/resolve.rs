@@ -167,9 +167,7 @@ impl Compiler {
     /// Resolves a dotted, possibly generic name as a namespace or type.
     pub fn resolve_named(&mut self, ctx: &NameContext, segments: &[ast::NameSegment], report: bool) -> Option<NsOrType> {
         let first = segments.first()?;
-        // An unknown alias is reported even before more segments (CS0432).
-        let report_first = report && (segments.len() == 1 || first.name.name.ends_with("::"));
-        let mut cur = self.resolve_first_segment(ctx, first, report_first)?;
+        let mut cur = self.resolve_first_segment(ctx, first, report)?;
         for seg in &segments[1..] {
             cur = self.resolve_member_segment(ctx, cur, seg, report)?;
         }
