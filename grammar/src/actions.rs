@@ -457,7 +457,7 @@ fn member_name_span(m: &MemberDecl) -> Span {
 pub fn using_namespace(ctx: &mut Ctx, is_global: bool, n: Vec<(NameSegment, Span)>, span: Span) -> UsingDirective {
     let name_span = name_span(&n);
     let mut parts = Vec::new();
-    for (seg, seg_span) in n {
+    for (seg, seg_span) in n.into_iter().filter(|(seg, _)| seg.name.name != GLOBAL_QUALIFIER) {
         if !seg.type_args.is_empty() {
             ctx.error("CS0138", "A 'using namespace' directive can only be applied to namespaces", seg_span);
         }

@@ -8,6 +8,10 @@ use bincode::{Decode, Encode};
 
 use crate::span::Span;
 
+/// The first segment of a `global::` name: it names the global namespace, and no identifier
+/// can spell it.
+pub const GLOBAL_QUALIFIER: &str = "global::";
+
 /// An identifier as written (contextual keywords used as names included).
 #[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct Ident {

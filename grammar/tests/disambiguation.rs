@@ -217,7 +217,8 @@ fn contextual_keywords_in_keyword_role() {
     assert_eq!(expr("p with { X = 1 }"), "(with p {X=1})");
     assert_eq!(expr("x is not null and > 5"), "(is x (and (not null) (> 5)))");
     assert_eq!(expr("x is 1 or 2"), "(is x (or 1 2))");
-    assert_eq!(expr("global::System.Console"), "(. System Console)");
+    assert_eq!(expr("global::System.Console"), "(. (. global:: System) Console)");
+    assert_eq!(expr("alias::Name.Member"), "(. (. alias:: Name) Member)");
     assert_eq!(stmt_expr("var (a, b) = t;"), "(= (decl var (a, b)) t)");
     let StmtKind::LocalVar(d) = stmt("var x = 1;").kind else { panic!() };
     assert_eq!(ty(&d.ty), "var");

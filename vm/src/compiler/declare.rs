@@ -184,6 +184,9 @@ impl Compiler {
             None => {
                 self.namespaces.add_namespace(ns);
                 let key = (ns.to_string(), td.name.name.clone(), td.type_params.len());
+                if self.is_library(file) {
+                    self.namespaces.library_types.insert(key.clone(), def);
+                }
                 self.namespaces.types.insert(key, def);
             }
         }
@@ -198,7 +201,7 @@ impl Compiler {
                 None => (full, 0),
             };
             let (namespace, simple) = name.rsplit_once('.').unwrap_or(("", name));
-            ns.find_type(namespace, simple, arity)
+            ns.find_visible_type(true, namespace, simple, arity)
         };
         match WellKnown::resolve(&mut self.meta.types, lookup) {
             Ok(wk) => self.meta.well_known = wk,

@@ -167,7 +167,7 @@ impl Compiler {
     /// Resolves a dotted, possibly generic name as a namespace or type.
     pub fn resolve_named(&mut self, ctx: &NameContext, segments: &[ast::NameSegment], report: bool) -> Option<NsOrType> {
         let first = segments.first()?;
-        let mut cur = self.resolve_first_segment(ctx, first, report && segments.len() == 1)?;
+        let mut cur = self.resolve_first_segment(ctx, first, report)?;
         for seg in &segments[1..] {
             cur = self.resolve_member_segment(ctx, cur, seg, report)?;
         }
@@ -188,8 +188,11 @@ impl Compiler {
 
     fn resolve_first_segment(&mut self, ctx: &NameContext, seg: &ast::NameSegment, report: bool) -> Option<NsOrType> {
         let name = seg.name.name.as_str();
-        if name == "global" && seg.type_args.is_empty() {
+        if name == ast::GLOBAL_QUALIFIER {
             return Some(NsOrType::Namespace(String::new()));
+        }
+        if let Some(alias) = name.strip_suffix("::") {
+            return self.resolve_alias_qualifier(ctx, alias, seg.name.span, report).map(NsOrType::Namespace);
         }
         let args = self.resolve_args(ctx, seg, report)?;
         if let Some(t) = self.lookup_type(ctx, name, &args) {
@@ -261,7 +264,8 @@ impl Compiler {
         let args = self.resolve_args(ctx, seg, report)?;
         match left {
             NsOrType::Namespace(ns) => {
-                if let Some(d) = self.namespaces.find_type(&ns, name, args.len()) {
+                let from_library = self.is_library(ctx.file);
+                if let Some(d) = self.namespaces.find_visible_type(from_library, &ns, name, args.len()) {
                     return Some(NsOrType::Type(self.meta.types.named(d, &args)));
                 }
                 let full = if ns.is_empty() { name.to_string() } else { format!("{ns}.{name}") };
@@ -352,31 +356,33 @@ impl Compiler {
     }
 
     fn lookup_any_arity(&mut self, ctx: &NameContext, name: &str) -> Option<TypeDefId> {
+        let from_library = self.is_library(ctx.file);
         let mut scope = Some(ctx.scope);
         while let Some(s) = scope {
             let sc = self.scope(s).clone();
             for ns in std::iter::once(sc.namespace.clone()).chain(sc.usings.iter().cloned()) {
-                if let Some(&(_, d)) = self.namespaces.any_arity(&ns, name).first() {
+                if let Some(&(_, d)) = self.namespaces.any_arity(from_library, &ns, name).first() {
                     return Some(d);
                 }
             }
             scope = sc.parent;
         }
-        self.namespaces.any_arity("", name).first().map(|&(_, d)| d)
+        self.namespaces.any_arity(from_library, "", name).first().map(|&(_, d)| d)
     }
 
     /// The namespace chain and usings, innermost first. Reports CS0104 for a name found
-    /// through two different usings.
+    /// through two different usings. The library's code sees only the library's types.
     fn lookup_in_scopes(&mut self, start: ScopeId, name: &str, arity: usize, file: FileId) -> Option<Found> {
+        let from_library = self.is_library(file);
         let mut scope = Some(start);
         let mut searched_global = false;
         while let Some(s) = scope {
             let sc = self.scope(s).clone();
-            if let Some(d) = self.namespaces.find_type(&sc.namespace, name, arity) {
+            if let Some(d) = self.namespaces.find_visible_type(from_library, &sc.namespace, name, arity) {
                 return Some(Found::Def(d));
             }
             searched_global |= sc.namespace.is_empty();
-            if let Some(found) = self.lookup_in_imports(&sc, name, arity, file) {
+            if let Some(found) = self.lookup_in_imports(&sc, name, arity, file, from_library) {
                 return Some(found);
             }
             // `namespace A.B { }` is `namespace A { namespace B { } }`: the usings belong to
@@ -388,27 +394,27 @@ impl Compiler {
                 if stop.as_deref() == Some(ns.as_str()) {
                     break;
                 }
-                if let Some(d) = self.namespaces.find_type(&ns, name, arity) {
+                if let Some(d) = self.namespaces.find_visible_type(from_library, &ns, name, arity) {
                     return Some(Found::Def(d));
                 }
             }
             scope = sc.parent;
         }
         if !searched_global {
-            return self.namespaces.find_type("", name, arity).map(Found::Def);
+            return self.namespaces.find_visible_type(from_library, "", name, arity).map(Found::Def);
         }
         None
     }
 
     /// A type imported by a scope's aliases and `using` directives. Reports CS0104 for a
     /// name two usings provide.
-    fn lookup_in_imports(&mut self, sc: &ImportScope, name: &str, arity: usize, file: FileId) -> Option<Found> {
+    fn lookup_in_imports(&mut self, sc: &ImportScope, name: &str, arity: usize, file: FileId, from_library: bool) -> Option<Found> {
         if arity == 0 {
             if let Some(AliasTarget::Type(t)) = sc.aliases.get(name) {
                 return Some(Found::Alias(*t));
             }
         }
-        let found: Vec<TypeDefId> = sc.usings.iter().filter_map(|u| self.namespaces.find_type(u, name, arity)).collect();
+        let found: Vec<TypeDefId> = sc.usings.iter().filter_map(|u| self.namespaces.find_visible_type(from_library, u, name, arity)).collect();
         let &first = found.first()?;
         if let Some(&other) = found.iter().find(|&&d| d != first) {
             let a = self.meta.def_full_name(first);
@@ -416,6 +422,23 @@ impl Compiler {
             self.error(file, Span::default(), "CS0104", format!("'{name}' is an ambiguous reference between '{a}' and '{b}'"));
         }
         Some(Found::Def(first))
+    }
+
+    /// The namespace a `using` alias named by `alias::` stands for; CS0432 when no alias in
+    /// scope is called so.
+    pub fn resolve_alias_qualifier(&mut self, ctx: &NameContext, alias: &str, span: Span, report: bool) -> Option<String> {
+        let mut s = Some(ctx.scope);
+        while let Some(id) = s {
+            let sc = self.scope(id);
+            if let Some(AliasTarget::Namespace(ns)) = sc.aliases.get(alias) {
+                return Some(ns.clone());
+            }
+            s = sc.parent;
+        }
+        if report {
+            self.error(ctx.file, span, "CS0432", format!("Alias '{alias}' not found"));
+        }
+        None
     }
 
     /// A namespace visible as `name` from `scope` (`System`, or `Generic` inside

@@ -18,8 +18,12 @@ pub const IMPLICIT_USINGS: &[&str] =
 pub struct Namespaces {
     /// Every namespace that exists, with all its parents (`System`, `System.Collections`...).
     pub names: HashSet<String>,
-    /// Top-level types by `(namespace, name, arity)`.
+    /// Top-level types by `(namespace, name, arity)`, as the program sees them (its own
+    /// declaration of a library type's name replaces the library's).
     pub types: HashMap<(String, String, usize), TypeDefId>,
+    /// The library's top-level types only: what the library's own code sees, as the BCL,
+    /// compiled in its own assembly, never binds a name to a program's type.
+    pub library_types: HashMap<(String, String, usize), TypeDefId>,
 }
 
 impl Namespaces {
@@ -38,10 +42,25 @@ impl Namespaces {
         self.types.get(&(namespace.to_string(), name.to_string(), arity)).copied()
     }
 
-    /// Types named `name` in `namespace` with any arity (for error messages and generic
-    /// names used without arguments).
-    pub fn any_arity(&self, namespace: &str, name: &str) -> Vec<(usize, TypeDefId)> {
-        let mut v: Vec<(usize, TypeDefId)> = self.types.iter().filter(|((ns, n, _), _)| ns == namespace && n == name).map(|((_, _, a), d)| (*a, *d)).collect();
+    /// The type `namespace.name` of `arity` as code of the library (`from_library`) or of
+    /// the program sees it.
+    pub fn find_visible_type(&self, from_library: bool, namespace: &str, name: &str, arity: usize) -> Option<TypeDefId> {
+        self.visible(from_library).get(&(namespace.to_string(), name.to_string(), arity)).copied()
+    }
+
+    fn visible(&self, from_library: bool) -> &HashMap<(String, String, usize), TypeDefId> {
+        if from_library {
+            &self.library_types
+        } else {
+            &self.types
+        }
+    }
+
+    /// Types named `name` in `namespace` with any arity, as code of the library or of the
+    /// program sees them (for error messages and generic names used without arguments).
+    pub fn any_arity(&self, from_library: bool, namespace: &str, name: &str) -> Vec<(usize, TypeDefId)> {
+        let mut v: Vec<(usize, TypeDefId)> =
+            self.visible(from_library).iter().filter(|((ns, n, _), _)| ns == namespace && n == name).map(|((_, _, a), d)| (*a, *d)).collect();
         v.sort();
         v
     }

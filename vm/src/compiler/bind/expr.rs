@@ -288,6 +288,16 @@ impl MethodBinder<'_> {
     /// A simple name: local, local function, member of an enclosing type, type or namespace.
     pub fn bind_name(&mut self, seg: &ast::NameSegment, span: Span) -> Bound {
         let name = seg.name.name.as_str();
+        if name == ast::GLOBAL_QUALIFIER {
+            return Bound::Namespace(String::new(), span);
+        }
+        if let Some(alias) = name.strip_suffix("::") {
+            let ctx = self.ctx.clone();
+            return match self.c.resolve_alias_qualifier(&ctx, alias, seg.name.span, true) {
+                Some(ns) => Bound::Namespace(ns, span),
+                None => Bound::Value(BExpr::error(span)),
+            };
+        }
         if seg.type_args.is_empty() {
             if let Some(l) = self.lookup_local(name) {
                 self.use_local(l);
@@ -587,7 +597,8 @@ impl MethodBinder<'_> {
 
     fn bind_namespace_member(&mut self, ns: &str, name: &ast::NameSegment, span: Span) -> Bound {
         let args = self.resolve_type_args(&name.type_args);
-        if let Some(d) = self.c.namespaces.find_type(ns, &name.name.name, args.len()) {
+        let from_library = self.c.is_library(self.ctx.file);
+        if let Some(d) = self.c.namespaces.find_visible_type(from_library, ns, &name.name.name, args.len()) {
             return Bound::Type(self.c.meta.types.named(d, &args), span);
         }
         let full = if ns.is_empty() { name.name.name.clone() } else { format!("{ns}.{}", name.name.name) };
