@@ -337,6 +337,7 @@ impl MethodBinder<'_> {
             }
         }
         let default_target = ctx.default.unwrap_or(brk);
+        let constant_target = constant_switch_target(&v, sections, &ctx.cases, default_target);
         self.switch_stack.push(ctx);
         self.loops.push((brk, None));
         let mut tests = vec![BStmt::new(SKind::Local { local: tmp, init: Some(v) }, span)];
@@ -369,7 +370,15 @@ impl MethodBinder<'_> {
         }
         self.loops.pop();
         self.switch_stack.pop();
-        tests.push(BStmt::new(SKind::Goto(default_target), span));
+        if let Some(target) = constant_target {
+            // A switch on a constant goes straight to its section: the others are
+            // unreachable, as C# says (`switch (1) { case 1: return 0; default: break; }`
+            // cannot complete).
+            tests.truncate(1);
+            tests.push(BStmt::new(SKind::Goto(target), span));
+        } else {
+            tests.push(BStmt::new(SKind::Goto(default_target), span));
+        }
         tests.extend(bodies);
         tests.push(BStmt::new(SKind::Label(brk), span));
         let locals = self.pop_scope();
@@ -487,5 +496,42 @@ fn const_eq(a: &ConstVal, b: &ConstVal) -> bool {
         (ConstVal::Float(x), ConstVal::Float(y)) => x == y,
         (ConstVal::Char(x), ConstVal::Int(y)) | (ConstVal::Int(y), ConstVal::Char(x)) => *x as i64 == *y,
         _ => false,
+    }
+}
+
+/// Where a switch on the constant `value` jumps, when every label is a constant `case` or
+/// `default` (no patterns, no `when`); `None` for a switch on a run-time value, or a
+/// constant compared in a way this does not decide.
+fn constant_switch_target(value: &BExpr, sections: &[ast::SwitchSection], cases: &[(ConstVal, LabelId)], default: LabelId) -> Option<LabelId> {
+    let BKind::Const(v) = &value.kind else { return None };
+    let simple = |l: &ast::SwitchLabel| {
+        matches!(l, ast::SwitchLabel::Default(_) | ast::SwitchLabel::Case { pattern: ast::Pattern { kind: PatternKind::Constant(_), .. }, guard: None, .. })
+    };
+    let labels = sections.iter().flat_map(|s| &s.labels);
+    if !labels.clone().all(simple) || cases.len() != labels.filter(|l| matches!(l, ast::SwitchLabel::Case { .. })).count() {
+        return None;
+    }
+    let mut target = default;
+    for (case, label) in cases {
+        if same_constant(v, case)? {
+            target = *label;
+        }
+    }
+    Some(target)
+}
+
+/// Whether two constants are equal, for the kinds a constant switch compares (`None`: not
+/// decided here).
+fn same_constant(a: &ConstVal, b: &ConstVal) -> Option<bool> {
+    let integer = |c: &ConstVal| match c {
+        ConstVal::Int(i) => Some(i128::from(*i)),
+        ConstVal::UInt(u) => Some(i128::from(*u)),
+        ConstVal::Char(c) => Some(i128::from(*c)),
+        _ => None,
+    };
+    match (a, b) {
+        (ConstVal::Bool(x), ConstVal::Bool(y)) => Some(x == y),
+        (ConstVal::Str(x), ConstVal::Str(y)) => Some(x == y),
+        _ => Some(integer(a)? == integer(b)?),
     }
 }

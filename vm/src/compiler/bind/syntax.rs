@@ -1,7 +1,7 @@
 //! Small analyses over syntax and bound statements: "does this contain an `await`",
 //! "does it return a value", "can control reach the end".
 
-use crate::compiler::bound::{BKind, BStmt, SKind};
+use crate::compiler::bound::{BKind, BStmt, LabelId, SKind};
 use grammar::ast::{self, ExprKind, StmtKind};
 
 /// Whether a top-level statement contains `await` outside nested lambdas and local
@@ -257,25 +257,37 @@ pub fn can_complete(s: &BStmt) -> bool {
 }
 
 /// A statement list completes unless some statement cannot complete and no label after it
-/// is a jump target.
+/// is the target of a jump in a reachable statement (found by iterating to a fixed point,
+/// for jumps backwards).
 fn block_can_complete(stmts: &[BStmt]) -> bool {
-    let mut reachable = true;
-    for s in stmts {
-        if let Some(l) = leading_label(s) {
-            if stmts.iter().any(|x| contains_goto(x, l)) {
+    let labels: Vec<LabelId> = stmts.iter().filter_map(leading_label).collect();
+    let mut targeted: Vec<LabelId> = Vec::new();
+    loop {
+        let known = targeted.len();
+        let mut reachable = true;
+        for s in stmts {
+            if leading_label(s).is_some_and(|l| targeted.contains(&l)) {
                 reachable = true;
             }
+            if !reachable {
+                continue;
+            }
+            for &l in &labels {
+                if !targeted.contains(&l) && contains_goto(s, l) {
+                    targeted.push(l);
+                }
+            }
+            reachable = can_complete(s);
         }
-        if reachable && !can_complete(s) {
-            reachable = false;
+        if targeted.len() == known {
+            return reachable;
         }
     }
-    reachable
 }
 
 /// The label a statement starts with: a label, or a labeled statement (a block whose first
 /// statement is its label).
-fn leading_label(s: &BStmt) -> Option<crate::compiler::bound::LabelId> {
+fn leading_label(s: &BStmt) -> Option<LabelId> {
     match &s.kind {
         SKind::Label(l) => Some(*l),
         SKind::Block { stmts, .. } => stmts.first().and_then(leading_label),
@@ -287,7 +299,7 @@ fn is_const_bool(e: &crate::compiler::bound::BExpr, v: bool) -> bool {
     matches!(e.kind, BKind::Const(crate::compiler::bound::ConstVal::Bool(b)) if b == v)
 }
 
-fn contains_goto(s: &BStmt, label: crate::compiler::bound::LabelId) -> bool {
+fn contains_goto(s: &BStmt, label: LabelId) -> bool {
     match &s.kind {
         SKind::Goto(l) => *l == label,
         SKind::Block { stmts, .. } => stmts.iter().any(|x| contains_goto(x, label)),
