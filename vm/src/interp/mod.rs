@@ -243,6 +243,17 @@ impl Vm {
                 pc = f.pc as usize;
             }};
         }
+        // Calls `method` with its arguments from register `b` on, its result going to `dst`:
+        // a bytecode callee continues in this loop, anything else through `Vm::call`.
+        macro_rules! enter {
+            ($method:expr, $b:expr, $dst:expr) => {{
+                let (method, at, dst) = ($method, base + $b.0 as usize, $dst);
+                match self.enter_bytecode(method, at, dst) {
+                    Some(callee) => switch_to!(callee),
+                    None => return self.call(method, at, dst, pc as u32 - 1),
+                }
+            }};
+        }
         // Throw a C# exception from the current instruction (`pc` is already past it).
         macro_rules! throw {
             ($exc:expr) => {{
@@ -483,10 +494,7 @@ impl Vm {
                             new_string!(obj, made);
                         } else {
                             r!(b) = r!(obj);
-                            match self.enter_bytecode(ctor, base + b.0 as usize, b) {
-                                Some(callee) => switch_to!(callee),
-                                None => return self.call(ctor, base + b.0 as usize, b, pc as u32 - 1),
-                            }
+                            enter!(ctor, b, b);
                         }
                     }
                 }
@@ -688,27 +696,18 @@ impl Vm {
                         throw_kind!(ExceptionKind::NullReference);
                     }
                     save_pc!();
-                    match self.enter_bytecode(method, base + b.0 as usize, dst) {
-                        Some(callee) => switch_to!(callee),
-                        None => return self.call(method, base + b.0 as usize, dst, pc as u32 - 1),
-                    }
+                    enter!(method, b, dst);
                 }
                 Op::Call { method, base: b, dst } => {
                     save_pc!();
-                    match self.enter_bytecode(method, base + b.0 as usize, dst) {
-                        Some(callee) => switch_to!(callee),
-                        None => return self.call(method, base + b.0 as usize, dst, pc as u32 - 1),
-                    }
+                    enter!(method, b, dst);
                 }
                 Op::CallFastPath { method, base: b, dst } => {
                     save_pc!();
                     if let Some(v) = self.try_fast_path(method, base + b.0 as usize) {
                         r!(dst) = v;
                     } else {
-                        match self.enter_bytecode(method, base + b.0 as usize, dst) {
-                            Some(callee) => switch_to!(callee),
-                            None => return self.call(method, base + b.0 as usize, dst, pc as u32 - 1),
-                        }
+                        enter!(method, b, dst);
                     }
                 }
                 Op::CallVirt { method, base: b, dst } => {
@@ -724,10 +723,7 @@ impl Vm {
                         r!(b) = view;
                     }
                     save_pc!();
-                    match self.enter_bytecode(target, base + b.0 as usize, dst) {
-                        Some(callee) => switch_to!(callee),
-                        None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
-                    }
+                    enter!(target, b, dst);
                 }
                 Op::CallStaticVirt { method, base: b, dst, ty } => {
                     let Value::Type(ty) = r!(ty) else { return Err(self.bad_operands(func, pc, "CallStaticVirt")) };
@@ -735,10 +731,7 @@ impl Vm {
                         return Err(InvokeError::Fatal(format!("no implementation of {} for the type argument", self.meta.method(method).name)));
                     };
                     save_pc!();
-                    match self.enter_bytecode(target, base + b.0 as usize, dst) {
-                        Some(callee) => switch_to!(callee),
-                        None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
-                    }
+                    enter!(target, b, dst);
                 }
                 Op::CallInterface { method, base: b, dst, iface } => {
                     let receiver = r!(b);
@@ -750,10 +743,7 @@ impl Vm {
                         return Err(InvokeError::Fatal(format!("no implementation of {} for the receiver", self.meta.method(method).name)));
                     };
                     save_pc!();
-                    match self.enter_bytecode(target, base + b.0 as usize, dst) {
-                        Some(callee) => switch_to!(callee),
-                        None => return self.call(target, base + b.0 as usize, dst, pc as u32 - 1),
-                    }
+                    enter!(target, b, dst);
                 }
                 Op::CallNative { native, base: b, dst, .. } if calls::is_frame_switching(native) => {
                     save_pc!();
