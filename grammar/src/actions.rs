@@ -680,9 +680,18 @@ pub fn var_declaration(d: Designation, l: usize, var_end: usize, r: usize) -> Ex
 }
 
 pub fn anonymous_method(params: Option<Vec<Param>>, body: Block, span: Span) -> ExprKind {
+    anonymous_method_with(false, params, body, span)
+}
+
+/// `async delegate (...) { ... }`.
+pub fn async_anonymous_method(params: Option<Vec<Param>>, body: Block, span: Span) -> ExprKind {
+    anonymous_method_with(true, params, body, span)
+}
+
+fn anonymous_method_with(is_async: bool, params: Option<Vec<Param>>, body: Block, span: Span) -> ExprKind {
     let parenthesized = params.is_some();
     let params = params.unwrap_or_default().into_iter().map(|p| LambdaParam { modifier: p.modifier, ty: Some(p.ty), name: p.name, span: p.span }).collect();
-    let lambda = Lambda { is_async: false, is_static: false, params, parenthesized, body: Body::Block(body), span };
+    let lambda = Lambda { is_async, is_static: false, params, parenthesized, body: Body::Block(body), span };
     ExprKind::AnonymousMethod(Box::new(lambda))
 }
 

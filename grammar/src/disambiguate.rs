@@ -505,6 +505,7 @@ impl<'a> Pass<'a> {
                 Some(Token::Ident) if self.is(j + 1, Token::FatArrow) => return true,
                 Some(Token::Ident) if self.name(j) == "async" => j += 1,
                 Some(Token::Static) => j += 1,
+                Some(Token::Delegate) => return true,
                 Some(Token::LParen) => return self.close_of(j).is_some_and(|c| self.is(c + 1, Token::FatArrow)),
                 _ => return false,
             }
@@ -757,6 +758,9 @@ impl<'a> Pass<'a> {
             return Token::LParen;
         }
         if st.in_pattern() && !st.in_expr {
+            if let Some(k) = self.cast_in_pattern(i) {
+                return k;
+            }
             self.push(i, Frame::PatternParen, Pat::Sub);
             return Token::LParenPattern;
         }
@@ -799,6 +803,10 @@ impl<'a> Pass<'a> {
             if self.prev_n(2) == Some(Token::Operator) || prev == Some(Token::Operator) {
                 return true;
             }
+            // `implicit operator N?(...)`: a conversion to a nullable type.
+            if prev == Some(Token::NullableQ) && self.prev_n(3) == Some(Token::Operator) {
+                return true;
+            }
             return matches!(prev, Some(Token::Ident | Token::GenericGt));
         }
         if !matches!(st.frame, Frame::TopLevel | Frame::Block | Frame::SwitchBlock | Frame::Namespace) {
@@ -814,6 +822,24 @@ impl<'a> Pass<'a> {
             _ => return false,
         };
         self.is_type_end_at(name_end)
+    }
+
+    /// A cast of a constant in a pattern (`case (int)5:`, `case (byte)-1:`): a type in
+    /// parentheses before a literal, where a parenthesized pattern would hold a pattern.
+    fn cast_in_pattern(&mut self, i: usize) -> Option<Token> {
+        let close = self.close_of(i)?;
+        let literal_at = |j: usize| self.kind(j).is_some_and(|k| k.is_literal());
+        let constant_follows = literal_at(close + 1) || (matches!(self.kind(close + 1), Some(Token::Minus | Token::Plus)) && literal_at(close + 2));
+        if !constant_follows {
+            return None;
+        }
+        let scan = Scanner::new(&self.kinds, &self.matching).scan_type(i + 1)?;
+        if scan.end != close {
+            return None;
+        }
+        self.rewrite(scan.rewrites);
+        self.push(i, Frame::Cast, Pat::Off);
+        Some(Token::LParenCast)
     }
 
     /// `(T)x` casts and `(int, string) t` tuple types.

@@ -3,34 +3,54 @@
 
 use super::resolve::NameContext;
 use super::Compiler;
-use crate::metadata::{Constant, TypeDefId};
+use crate::metadata::{Constant, Flags, TypeDefId};
 use grammar::ast::{self, BinaryOp, ExprKind, Literal, UnaryOp};
 
 /// The constant value of `e`, or `None` if it is not a compile-time constant.
 pub fn eval_syntax(c: &mut Compiler, ctx: &NameContext, e: &ast::Expr) -> Option<Constant> {
+    eval(c, ctx, e, 0)
+}
+
+/// How deep one constant may reach through others (`const A = B; const B = C; ...`);
+/// beyond it (or in a cycle) the value is not known here and the binder reports it.
+const MAX_CONST_CHAIN: u32 = 64;
+
+fn eval(c: &mut Compiler, ctx: &NameContext, e: &ast::Expr, depth: u32) -> Option<Constant> {
     match &e.kind {
         ExprKind::Literal(l) => Some(literal(l)),
         ExprKind::Default(_) => Some(Constant::Null),
-        ExprKind::Unary { op, operand } => unary(*op, eval_syntax(c, ctx, operand)?),
-        ExprKind::Binary { op, left, right } => binary(*op, eval_syntax(c, ctx, left)?, eval_syntax(c, ctx, right)?),
-        ExprKind::Cast { expr, .. } | ExprKind::Checked(_, expr) => eval_syntax(c, ctx, expr),
+        ExprKind::Unary { op, operand } => unary(*op, eval(c, ctx, operand, depth)?),
+        ExprKind::Binary { op, left, right } => binary(*op, eval(c, ctx, left, depth)?, eval(c, ctx, right, depth)?),
+        ExprKind::Cast { expr, .. } | ExprKind::Checked(_, expr) => eval(c, ctx, expr, depth),
         ExprKind::Name(seg) => {
             let def = ctx.type_def?;
-            const_field(c, def, &seg.name.name)
+            const_field(c, def, &seg.name.name, depth)
         }
         ExprKind::Member { target, name, .. } => {
             let syntax = type_syntax_of(target)?;
             let t = c.try_resolve_type(ctx, &syntax)?;
             let def = c.meta.types.def_of(t)?;
-            const_field(c, def, &name.name.name)
+            const_field(c, def, &name.name.name, depth)
         }
         _ => None,
     }
 }
 
-fn const_field(c: &Compiler, def: TypeDefId, name: &str) -> Option<Constant> {
+/// A `const` field's value: known already, or evaluated from its initializer in the
+/// field's own context (a library constant such as `long.MaxValue` is folded on first use).
+fn const_field(c: &mut Compiler, def: TypeDefId, name: &str, depth: u32) -> Option<Constant> {
     let d = c.meta.type_def(def);
-    d.fields.iter().map(|&f| c.meta.field(f)).find(|f| f.name == name).and_then(|f| f.constant.clone())
+    let f = d.fields.iter().copied().find(|&f| c.meta.field(f).name == name)?;
+    if let Some(k) = &c.meta.field(f).constant {
+        return Some(k.clone());
+    }
+    if depth >= MAX_CONST_CHAIN || !c.meta.field(f).flags.has(Flags::CONST) {
+        return None;
+    }
+    let src = c.field_src.get(&f)?.clone();
+    let init = src.init?;
+    let ctx = NameContext { scope: src.scope, file: src.file, type_def: Some(def), method: None, local_type_params: Vec::new() };
+    eval(c, &ctx, &init, depth + 1)
 }
 
 /// An expression that names a type (`Color`, `System.Int32`, `int`) as type syntax.

@@ -260,6 +260,8 @@ impl Compiler {
                 let full = name.join(".");
                 if self.namespaces.names.contains(&full) {
                     self.scopes[sid.0 as usize].usings.push(full);
+                } else if super::dotnet_namespaces::is_dotnet_namespace(&full) {
+                    self.scopes[sid.0 as usize].unavailable_usings.push(full);
                 } else {
                     self.report_missing_namespace(file, q);
                 }

@@ -24,12 +24,33 @@ impl Compiler {
         let (enums, mut others): (Vec<TypeDefId>, Vec<TypeDefId>) =
             (0..self.meta.type_defs.len()).map(|i| TypeDefId(i as u32)).partition(|&d| self.meta.type_def(d).kind == TypeDefKind::Enum);
         others.sort_by_key(|&d| self.base_depth(d));
+        self.declare_const_fields(&others);
         for def in enums.into_iter().chain(others) {
             let decls = self.type_src[def.index()].decls.clone();
             for src in &decls {
                 self.declare_members_of(def, src);
             }
             self.declare_implicit_members(def, &decls);
+        }
+    }
+
+    /// Constants come before every other member, so a default parameter value anywhere
+    /// (`long c = long.MaxValue`, `int n = Later`) can read them while members are declared.
+    fn declare_const_fields(&mut self, defs: &[TypeDefId]) {
+        for &def in defs {
+            if self.meta.type_def(def).kind == TypeDefKind::Delegate {
+                continue;
+            }
+            for src in self.type_src[def.index()].decls.clone() {
+                let ctx = NameContext::new(src.scope, src.file, Some(def));
+                for member in &src.decl.members {
+                    if let MemberDecl::Field(f) = member {
+                        if is_const(f) {
+                            self.declare_field(def, &src, &ctx, f);
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -45,6 +66,7 @@ impl Compiler {
         }
         for member in &src.decl.members {
             match member {
+                MemberDecl::Field(f) if is_const(f) => {}
                 MemberDecl::Field(f) => self.declare_field(def, src, &ctx, f),
                 MemberDecl::Method(m) => {
                     self.declare_method(def, src, &ctx, Rc::new(m.clone()));
@@ -919,4 +941,8 @@ pub fn operator_method_name(op: ast::OverloadableOp, arity: usize) -> &'static s
 /// Whether `flags` name an accessibility (members of an interface without one are public).
 fn has_access_modifier(flags: Flags) -> bool {
     [Flags::PUBLIC, Flags::PRIVATE, Flags::PROTECTED, Flags::INTERNAL].iter().any(|&f| flags.has(f))
+}
+
+fn is_const(f: &ast::FieldDecl) -> bool {
+    flags_from_modifiers(f.modifiers).has(Flags::CONST)
 }

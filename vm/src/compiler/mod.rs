@@ -16,6 +16,7 @@ pub mod constraints;
 pub mod consts;
 pub mod declare;
 pub mod diagnostics;
+pub mod dotnet_namespaces;
 pub mod emit;
 pub mod layout;
 pub mod lazy;

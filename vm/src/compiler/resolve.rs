@@ -217,12 +217,25 @@ impl Compiler {
                 return;
             }
         }
-        self.error(
-            ctx.file,
-            seg.name.span,
-            "CS0246",
-            format!("The type or namespace name '{name}' could not be found (are you missing a using directive or an assembly reference?)"),
-        );
+        let mut message = format!("The type or namespace name '{name}' could not be found (are you missing a using directive or an assembly reference?)");
+        let unavailable = self.unavailable_usings(ctx.scope);
+        if !unavailable.is_empty() {
+            let quoted: Vec<String> = unavailable.iter().map(|n| format!("'{n}'")).collect();
+            let verb = if quoted.len() == 1 { "is" } else { "are" };
+            message.push_str(&format!(" ({} {verb} not available in cs-lite)", quoted.join(", ")));
+        }
+        self.error(ctx.file, seg.name.span, "CS0246", message);
+    }
+
+    /// The namespaces cs-lite lacks that `using` directives around `scope` import.
+    fn unavailable_usings(&self, scope: ScopeId) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut s = Some(scope);
+        while let Some(id) = s {
+            found.extend(self.scope(id).unavailable_usings.iter().cloned());
+            s = self.scope(id).parent;
+        }
+        found
     }
 
     /// Reports a nested type of `declaring` named by `seg` with `given` type arguments

@@ -86,10 +86,22 @@ pub struct ImportScope {
     pub aliases: HashMap<String, AliasTarget>,
     /// The directives as written, resolved once all types are declared.
     pub directives: Vec<ast::UsingDirective>,
+    /// `using` directives naming a .NET namespace cs-lite does not have (`System.Xml`):
+    /// accepted, so a program that does not use them runs; named when a type is missing.
+    pub unavailable_usings: Vec<String>,
 }
 
 impl ImportScope {
     pub fn new(parent: Option<ScopeId>, namespace: String, file: FileId) -> ImportScope {
-        ImportScope { parent, namespace, file, usings: Vec::new(), static_usings: Vec::new(), aliases: HashMap::new(), directives: Vec::new() }
+        ImportScope {
+            parent,
+            namespace,
+            file,
+            usings: Vec::new(),
+            static_usings: Vec::new(),
+            aliases: HashMap::new(),
+            directives: Vec::new(),
+            unavailable_usings: Vec::new(),
+        }
     }
 }

@@ -60,7 +60,10 @@ impl MethodBinder<'_> {
                 return self.bind_expr(&e);
             }
         }
-        let callee = self.bind(target, None);
+        let callee = match (self.bind(target, None), &target.kind) {
+            (Bound::Type(t, s), ExprKind::Name(seg)) => self.invocable_static_import(seg, target.span).unwrap_or(Bound::Type(t, s)),
+            (callee, _) => callee,
+        };
         match callee {
             Bound::Methods(g) => self.bind_group_call(g, args, span),
             Bound::Value(v) if self.is_delegate_type(v.ty) => self.bind_delegate_invoke(v, args, span),

@@ -153,8 +153,8 @@ impl MethodBinder<'_> {
             ExprKind::Conditional { cond, then, otherwise } => self.bind_conditional(cond, then, otherwise, target, span),
             ExprKind::Cast { ty, expr } => {
                 let t = self.resolve_type(ty);
-                let inner = self.bind(expr, Some(t));
-                let v = self.to_value(inner, expr.span);
+                // `(Func<int, int>)Twice`: a method group converts to the delegate type.
+                let v = self.bind_value_to(expr, t);
                 self.cast(v, t, span)
             }
             ExprKind::Is { expr, pattern } => self.bind_is_pattern(expr, pattern, span),
@@ -218,8 +218,16 @@ impl MethodBinder<'_> {
     }
 
     /// `typeof(List<>)` allows unbound generic names; everything else resolves normally.
+    /// `typeof`'s operand, where `Outer<>` and `Outer<>.Inner` name the generic type
+    /// definition: resolved with `object` for each omitted argument, then taken back to the
+    /// definition's own type (whose arguments are its type parameters).
     fn resolve_type_allow_open(&mut self, ty: &ast::TypeSyntax) -> TypeId {
-        self.resolve_type(ty)
+        let Some(closed) = with_omitted_args_filled(ty) else { return self.resolve_type(ty) };
+        let t = self.resolve_type(&closed);
+        match self.c.meta.types.def_of(t) {
+            Some(def) => self.c.meta.type_def(def).self_type,
+            None => t,
+        }
     }
 
     pub fn default_of(&mut self, t: TypeId, span: Span) -> BExpr {
@@ -341,7 +349,7 @@ impl MethodBinder<'_> {
                 return Bound::Namespace(ns, span);
             }
         }
-        if let Some(b) = self.bind_static_using_member(name, span) {
+        if let Some(b) = self.bind_static_using_member(seg, span) {
             return b;
         }
         self.error(seg.name.span, "CS0103", format!("The name '{name}' does not exist in the current context"));
@@ -425,14 +433,32 @@ impl MethodBinder<'_> {
         self.c.meta.method(self.method).is_static() && self.func.is_static
     }
 
-    fn bind_static_using_member(&mut self, name: &str, span: Span) -> Option<Bound> {
+    /// An invoked simple name that found a type: `using static System.Linq.Enumerable;`
+    /// then `Range(0, 3)` calls the imported method, since a type cannot be invoked.
+    pub fn invocable_static_import(&mut self, seg: &ast::NameSegment, span: Span) -> Option<Bound> {
+        match self.bind_static_using_member(seg, span)? {
+            b @ Bound::Methods(_) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A member imported by `using static`, with the type arguments written (`Empty<int>()`).
+    /// Methods of one name imported from several types form one group, for overload
+    /// resolution to choose.
+    fn bind_static_using_member(&mut self, seg: &ast::NameSegment, span: Span) -> Option<Bound> {
         let mut s = Some(self.ctx.scope);
         while let Some(id) = s {
+            let mut methods = Vec::new();
             for t in self.c.scope(id).static_usings.clone() {
-                if let Some(m) = self.lookup_member(t, name) {
-                    let seg = ast::NameSegment { name: ast::Ident { name: name.to_string(), span }, type_args: Vec::new() };
-                    return Some(self.bind_static_member(m, &seg, span));
+                match self.lookup_member(t, &seg.name.name) {
+                    // Extension methods are imported for `x.M()` only, not as simple names.
+                    Some(Member::Methods(found)) => methods.extend(found.into_iter().filter(|&(m, _)| !self.c.meta.method(m).flags.has(Flags::EXTENSION))),
+                    Some(other) if methods.is_empty() => return Some(self.bind_static_member(other, seg, span)),
+                    _ => {}
                 }
+            }
+            if !methods.is_empty() {
+                return Some(self.bind_static_member(Member::Methods(methods), seg, span));
             }
             s = self.c.scope(id).parent;
         }
@@ -1210,4 +1236,21 @@ pub fn const_to_metadata(c: &ConstVal) -> crate::metadata::Constant {
         ConstVal::Str(s) => Constant::String(s.clone()),
         ConstVal::Decimal(s) => Constant::Decimal(s.clone()),
     }
+}
+
+/// `ty` with each omitted type argument (`List<>`) replaced by `object`, or `None` when it
+/// omits none.
+fn with_omitted_args_filled(ty: &ast::TypeSyntax) -> Option<ast::TypeSyntax> {
+    let ast::TypeSyntaxKind::Named(segs) = &ty.kind else { return None };
+    let is_omitted = |a: &ast::TypeSyntax| matches!(&a.kind, ast::TypeSyntaxKind::Named(s) if s.is_empty());
+    if !segs.iter().any(|s| s.type_args.iter().any(is_omitted)) {
+        return None;
+    }
+    let mut filled = ty.clone();
+    if let ast::TypeSyntaxKind::Named(segs) = &mut filled.kind {
+        for arg in segs.iter_mut().flat_map(|s| s.type_args.iter_mut()).filter(|a| is_omitted(a)) {
+            arg.kind = ast::TypeSyntaxKind::Predefined(ast::PredefinedType::Object);
+        }
+    }
+    Some(filled)
 }

@@ -2,8 +2,10 @@
 //! `new()`, arrays and array initializers, collection expressions, tuples and
 //! deconstruction, `with` expressions, and the members the compiler writes for records.
 
+use super::convert::Prim;
 use super::expr::Bound;
 use super::{value_arg, MethodBinder};
+use crate::bytecode::NumKind;
 use crate::compiler::bound::retyped;
 use crate::compiler::bound::*;
 use crate::compiler::sources::RecordMember;
@@ -189,6 +191,19 @@ impl MethodBinder<'_> {
 
     // ---- arrays ----------------------------------------------------------------------------
 
+    /// An array dimension: C# converts it to int, uint, long or ulong, whichever the
+    /// expression converts to first; the wider ones reach the VM through a checked
+    /// conversion to int (a negative or too large length is an OverflowException).
+    fn bind_array_size(&mut self, size: &ast::Expr) -> BExpr {
+        let bound = self.bind_expr(size);
+        let int = self.wk().int32;
+        let wide = self.prim(bound.ty).filter(|p| matches!(p, Prim::UInt | Prim::Long | Prim::ULong));
+        match wide {
+            Some(_) => self.apply_conversion(bound, ConvKind::Numeric { to: NumKind::I32, checked: true }, int),
+            None => self.coerce(bound, int),
+        }
+    }
+
     pub fn bind_new_array(
         &mut self,
         elem: Option<&ast::TypeSyntax>,
@@ -198,7 +213,6 @@ impl MethodBinder<'_> {
         target: Option<TypeId>,
         span: Span,
     ) -> BExpr {
-        let int = self.wk().int32;
         let elem_ty = match elem {
             Some(t) => self.resolve_type(t),
             None => match init {
@@ -226,14 +240,14 @@ impl MethodBinder<'_> {
         let _ = target;
         let arr_ty = self.c.meta.types.array(elem_ty, rank as u8);
         if !sizes.is_empty() && init.is_none() {
-            let sizes = sizes.iter().map(|s| self.bind_expr_to(s, int)).collect();
+            let sizes = sizes.iter().map(|s| self.bind_array_size(s)).collect();
             return BExpr::new(BKind::NewArray { sizes }, arr_ty, span);
         }
         let items = init.cloned().unwrap_or_default();
         if rank == 1 {
             let elems: Vec<BExpr> = items.iter().map(|i| self.bind_expr_to(i, elem_ty)).collect();
             if let Some(s) = sizes.first() {
-                let n = self.bind_expr_to(s, int);
+                let n = self.bind_array_size(s);
                 if let BKind::Const(ConstVal::Int(k)) = n.kind {
                     if k as usize != elems.len() {
                         self.error(span, "CS0847", format!("An array initializer of length '{k}' is expected"));

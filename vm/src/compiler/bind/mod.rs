@@ -10,6 +10,7 @@ pub mod call;
 pub mod conditional_logical;
 pub mod constant_checks;
 pub mod convert;
+pub mod converted_operands;
 pub mod definite;
 pub mod expr;
 pub mod index_range;
@@ -23,6 +24,7 @@ pub mod pattern;
 pub mod readonly;
 pub mod stmt;
 pub mod syntax;
+pub mod this_assignment;
 
 use std::rc::Rc;
 

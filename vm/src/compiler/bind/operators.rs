@@ -32,6 +32,11 @@ impl MethodBinder<'_> {
         if let Some(call) = self.user_operator(unary_op_name(op), &[v.clone()], span) {
             return call;
         }
+        self.bind_unary_on(op, v, span)
+    }
+
+    /// A unary operator (not `++`/`--`, no user-defined operator) over a bound operand.
+    fn bind_unary_on(&mut self, op: UnaryOp, v: BExpr, span: Span) -> BExpr {
         let boolean = self.wk().boolean;
         let inner = self.nullable_inner(v.ty);
         let base_ty = inner.unwrap_or(v.ty);
@@ -50,6 +55,10 @@ impl MethodBinder<'_> {
         let Some((bop, ty)) = result else {
             if let Some(lifted) = self.lifted_user_unary(op, &v, span) {
                 return lifted;
+            }
+            if let Some(t) = self.unary_operand_through_user_conversion(op, &v) {
+                let converted = self.coerce(v, t);
+                return self.bind_unary_on(op, converted, span);
             }
             let shown = self.type_name(v.ty);
             self.error(span, "CS0023", format!("Operator '{}' cannot be applied to operand of type '{shown}'", unary_symbol(op)));
@@ -239,6 +248,9 @@ impl MethodBinder<'_> {
             if let Some(e) = self.reference_equality(op, a.clone(), b.clone(), span) {
                 return e;
             }
+        }
+        if let Some(e) = self.binary_through_user_conversion(op, &a, &b, span) {
+            return e;
         }
         let (x, y) = (self.type_name(a.ty), self.type_name(b.ty));
         self.error(span, "CS0019", format!("Operator '{}' cannot be applied to operands of type '{x}' and '{y}'", binary_symbol(op)));
@@ -844,6 +856,9 @@ impl MethodBinder<'_> {
                 return self.bind_expr(value);
             }
             if let Some(e) = self.try_bind_deconstruction(target, value, span) {
+                return e;
+            }
+            if let Some(e) = self.bind_struct_this_assignment(target, value, span) {
                 return e;
             }
         }

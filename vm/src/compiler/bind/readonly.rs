@@ -22,7 +22,7 @@ impl MethodBinder<'_> {
         Box::new(BExpr::new(BKind::Seq { stmts: vec![init], value }, ty, span))
     }
 
-    fn is_struct(&self, t: TypeId) -> bool {
+    pub(super) fn is_struct(&self, t: TypeId) -> bool {
         self.c.meta.types.def_of(t).is_some_and(|d| self.c.meta.type_def(d).kind == TypeDefKind::Struct)
     }
 

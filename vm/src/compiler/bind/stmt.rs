@@ -421,6 +421,14 @@ impl MethodBinder<'_> {
         for i in 0..bcatches.len() {
             for j in 0..i {
                 if bcatches[j].filter.is_none() && self.c.meta.is_subtype(bcatches[i].ty, bcatches[j].ty) {
+                    if syntax[i].ty.is_none() {
+                        // `catch { }` after `catch (Exception)` still catches non-exception
+                        // throws (from other languages): C# only warns.
+                        let message = "A previous catch clause already catches all exceptions. All non-exceptions thrown will be wrapped in a System.Runtime.CompilerServices.RuntimeWrappedException.";
+                        let keyword = Span::new(syntax[i].span.start as usize, syntax[i].span.start as usize + "catch".len());
+                        self.c.diags.warning(self.file, keyword, "CS1058", message);
+                        break;
+                    }
                     let prev = self.type_name(bcatches[j].ty);
                     let span = syntax[i].ty.as_ref().map_or(syntax[i].span, |t| t.span);
                     self.error(span, "CS0160", format!("A previous catch clause already catches all exceptions of this or of a super type ('{prev}')"));
