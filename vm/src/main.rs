@@ -85,7 +85,7 @@ fn dispatch(args: &[String]) -> Result<i32, UsageError> {
 
 fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
     let mut compile = CompileOptions::default();
-    let mut vm = VmOptions::default();
+    let mut vm = VmOptions { console: vm::runtime::ConsoleOptions::host(), ..VmOptions::default() };
     let i = parse_options(args, |flag, value| {
         match flag {
             "--lowering" => compile.lowering = parse_lowering(&value()?)?,

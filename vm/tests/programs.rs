@@ -7,7 +7,7 @@ mod support;
 
 use std::sync::Mutex;
 
-use support::{check, directives, run, Outcome};
+use support::{check, directives, run_with_input, Outcome};
 use vm::compiler::Lowering;
 
 #[test]
@@ -26,8 +26,8 @@ fn programs() {
             if d.bench {
                 return;
             }
-            let classic = run(&display, &source, &d.flags, &d.args, Lowering::Classic);
-            let runtime = run(&display, &source, &d.flags, &d.args, Lowering::Runtime);
+            let classic = run_with_input(&display, &source, &d.flags, &d.args, &d.stdin, Lowering::Classic);
+            let runtime = run_with_input(&display, &source, &d.flags, &d.args, &d.stdin, Lowering::Runtime);
             let mut problems = check(&d, &runtime);
             if classic != runtime {
                 problems.push(format!("the lowerings disagree:\n--- classic\n{}\n--- runtime\n{}", render(&classic), render(&runtime)));

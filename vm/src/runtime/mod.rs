@@ -4,6 +4,7 @@
 
 pub mod boxes;
 pub mod clr_size;
+pub mod console_input;
 pub mod entry;
 pub mod exceptions;
 pub mod hashtable;
@@ -34,7 +35,7 @@ use crate::bytecode::liveness::SuspendSite;
 use crate::bytecode::{Function, FunctionId};
 use crate::metadata::{Metadata, MethodId, TypeId};
 use heap::{GcRef, Heap};
-pub use options::VmOptions;
+pub use options::{ConsoleOptions, VmOptions};
 use thread::ThreadState;
 use types::TypeState;
 use value::Value;
@@ -66,6 +67,8 @@ pub struct Vm {
     pub type_states: Vec<TypeState>,
     pub thread: ThreadState,
     pub sinks: Sinks,
+    /// Standard input, as `Console.In` reads it.
+    pub console_in: console_input::ConsoleInput,
     /// Interned string literals (also GC roots).
     pub literals: HashMap<String, GcRef>,
     /// Where string-building instructions assemble text before copying it into an
@@ -119,6 +122,7 @@ impl Vm {
             type_states: Vec::new(),
             thread: ThreadState::default(),
             sinks,
+            console_in: console_input::ConsoleInput::new(options.console.stdin.clone()),
             literals: HashMap::new(),
             text_scratch: Vec::new(),
             exception_layout: ExceptionLayout::default(),

@@ -85,13 +85,15 @@ pub enum NativeData {
     Types(Vec<TypeId>),
     /// An open host file (`None` once closed), see `intrinsics::files`.
     File(Option<std::fs::File>),
+    /// A `BigInteger`'s value, see `intrinsics::bigint`.
+    BigInt(num_bigint::BigInt),
 }
 
 impl NativeData {
     /// Visits every managed value held (for the GC).
     pub fn for_each_value(&self, f: &mut dyn FnMut(&Value)) {
         match self {
-            NativeData::StringBuilder(_) | NativeData::StackTrace(_) | NativeData::Types(_) | NativeData::File(_) => {}
+            NativeData::StringBuilder(_) | NativeData::StackTrace(_) | NativeData::Types(_) | NativeData::File(_) | NativeData::BigInt(_) => {}
             NativeData::HashTable(t) => t.for_each_value(f),
         }
     }

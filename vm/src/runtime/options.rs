@@ -22,6 +22,40 @@ pub struct VmOptions {
     /// it was resumed from instead of allocating one (dotnet/runtime PR #125556,
     /// `JitAsyncReuseContinuations`): one continuation per invocation, not per suspension.
     pub reuse_continuations: bool,
+    /// Where `Console.In` reads from, and whether the console's streams are redirected.
+    pub console: ConsoleOptions,
+}
+
+/// The program's standard streams as `System.Console` sees them.
+#[derive(Clone, Debug)]
+pub struct ConsoleOptions {
+    /// The text of standard input, or `None` to read the host's.
+    pub stdin: Option<String>,
+    /// `Console.IsInputRedirected`, `IsOutputRedirected`, `IsErrorRedirected`. A redirected
+    /// output gets no colour escapes; a redirected input cannot `ReadKey`.
+    pub input_redirected: bool,
+    pub output_redirected: bool,
+    pub error_redirected: bool,
+}
+
+impl Default for ConsoleOptions {
+    /// What the test harness and the oracle have: empty input, every stream redirected.
+    fn default() -> Self {
+        ConsoleOptions { stdin: Some(String::new()), input_redirected: true, output_redirected: true, error_redirected: true }
+    }
+}
+
+impl ConsoleOptions {
+    /// The host's own streams, redirected unless they are terminals.
+    pub fn host() -> Self {
+        use std::io::IsTerminal;
+        ConsoleOptions {
+            stdin: None,
+            input_redirected: !std::io::stdin().is_terminal(),
+            output_redirected: !std::io::stdout().is_terminal(),
+            error_redirected: !std::io::stderr().is_terminal(),
+        }
+    }
 }
 
 impl Default for VmOptions {
@@ -35,6 +69,7 @@ impl Default for VmOptions {
             max_steps: None,
             trace: Default::default(),
             reuse_continuations: true,
+            console: ConsoleOptions::default(),
         }
     }
 }

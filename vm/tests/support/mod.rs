@@ -17,7 +17,13 @@ pub struct Outcome {
 
 /// Runs `source` (named `path` in messages) like `vm run FLAGS path ARGS`.
 pub fn run(path: &str, source: &str, flags: &[String], args: &[String], lowering: Lowering) -> Outcome {
+    run_with_input(path, source, flags, args, "", lowering)
+}
+
+/// [`run`] with `stdin` as the program's standard input.
+pub fn run_with_input(path: &str, source: &str, flags: &[String], args: &[String], stdin: &str, lowering: Lowering) -> Outcome {
     let mut vm_options = VmOptions { program_name: path.to_string(), args: args.to_vec(), ..VmOptions::default() };
+    vm_options.console.stdin = Some(stdin.to_string());
     let mut compile = CompileOptions { lowering, ..CompileOptions::default() };
     apply_flags(flags, &mut compile, &mut vm_options);
     let (stdout, stderr) = (Capture::default(), Capture::default());
@@ -58,6 +64,8 @@ pub struct Directives {
     pub stdout: Option<String>,
     pub exit_code: Option<i32>,
     pub stderr_lines: Vec<String>,
+    /// Standard input: the text of each `// vm-stdin:` line, each ending with `\n`.
+    pub stdin: String,
     /// `// vm-harness: bench`: a benchmark program, run by `vm/tests/bench.rs` instead.
     pub bench: bool,
 }
@@ -74,6 +82,9 @@ pub fn directives(source: &str, path: &str) -> Directives {
             };
             d.flags = flags.split_whitespace().map(str::to_string).collect();
             d.args = args.split_whitespace().map(str::to_string).collect();
+        } else if let Some(rest) = line.strip_prefix("// vm-stdin:") {
+            d.stdin.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+            d.stdin.push('\n');
         } else if line.trim_end() == "// vm-harness: bench" {
             d.bench = true;
         } else if let Some(rest) = line.strip_prefix("// expect-exit:") {

@@ -1,18 +1,23 @@
 //! `System.Console` and `System.Environment`.
 
-use super::support::arg;
+use super::support::{arg, int_arg};
 use crate::runtime::native::{NativeEntry, NativeError, NativeResult};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
 pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Console.WriteString", func: write_string },
+    NativeEntry { name: "Console.WriteErrorString", func: write_error_string },
     NativeEntry { name: "Console.ReadLine", func: read_line },
+    NativeEntry { name: "Console.ReadChar", func: read_char },
+    NativeEntry { name: "Console.PeekChar", func: peek_char },
+    NativeEntry { name: "Console.IsRedirected", func: is_redirected },
     NativeEntry { name: "Environment.Exit", func: exit },
     NativeEntry { name: "Environment.FailFast", func: fail_fast },
     NativeEntry { name: "Environment.ProcessorCount", func: processor_count },
     NativeEntry { name: "Environment.CurrentManagedThreadId", func: super::threading::current_managed_thread_id },
     NativeEntry { name: "Environment.GetCommandLineArgs", func: command_line_args },
+    NativeEntry { name: "Environment.GetEnvironmentVariable", func: environment_variable },
 ];
 
 /// `Console.Out.Write(string)`: `null` writes nothing.
@@ -23,16 +28,44 @@ fn write_string(vm: &mut Vm, args: &[Value]) -> NativeResult {
     Ok(Value::Null)
 }
 
+/// `Console.Error.Write(string)`: `null` writes nothing.
+fn write_error_string(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    if let Some(s) = vm.string_of(arg(args, 0)) {
+        vm.write_stderr(&s);
+    }
+    Ok(Value::Null)
+}
+
+/// The next line of standard input without its line break; null at the end.
 fn read_line(vm: &mut Vm, _: &[Value]) -> NativeResult {
     vm.flush();
-    let mut line = String::new();
-    match std::io::stdin().read_line(&mut line) {
-        Ok(0) | Err(_) => Ok(Value::Null),
-        Ok(_) => {
-            let trimmed = line.trim_end_matches(['\n', '\r']);
-            Ok(vm.alloc_str(trimmed))
-        }
+    match vm.console_in.read_line() {
+        Some(units) => Ok(vm.alloc_utf16(units)),
+        None => Ok(Value::Null),
     }
+}
+
+/// The next char of standard input, or -1 at the end.
+fn read_char(vm: &mut Vm, _: &[Value]) -> NativeResult {
+    vm.flush();
+    Ok(Value::I32(vm.console_in.read_char()))
+}
+
+/// The next char of standard input left unread, or -1 at the end.
+fn peek_char(vm: &mut Vm, _: &[Value]) -> NativeResult {
+    vm.flush();
+    Ok(Value::I32(vm.console_in.peek_char()))
+}
+
+/// `IsRedirected(stream)`: 0 standard input, 1 output, 2 error.
+fn is_redirected(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let console = &vm.options.console;
+    let redirected = match int_arg(args, 0) {
+        0 => console.input_redirected,
+        1 => console.output_redirected,
+        _ => console.error_redirected,
+    };
+    Ok(Value::Bool(redirected))
 }
 
 fn exit(_: &mut Vm, args: &[Value]) -> NativeResult {
@@ -53,4 +86,13 @@ fn command_line_args(vm: &mut Vm, _: &[Value]) -> NativeResult {
     let mut all = vec![vm.options.program_name.clone()];
     all.extend(vm.options.args.iter().cloned());
     Ok(vm.new_string_array(&all))
+}
+
+/// The host's environment variable, or null.
+fn environment_variable(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let name = vm.string_arg(arg(args, 0), "variable")?;
+    match std::env::var(&name) {
+        Ok(value) => Ok(vm.new_str(&value)),
+        Err(_) => Ok(Value::Null),
+    }
 }

@@ -24,6 +24,14 @@ pub static ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "FileNative.Exists", func: exists },
     NativeEntry { name: "FileNative.CreateTempFile", func: create_temp_file },
     NativeEntry { name: "FileNative.TempPath", func: temp_path },
+    NativeEntry { name: "FileNative.DirectoryExists", func: directory_exists },
+    NativeEntry { name: "FileNative.CreateDirectory", func: create_directory },
+    NativeEntry { name: "FileNative.DeleteDirectory", func: delete_directory },
+    NativeEntry { name: "FileNative.List", func: list },
+    NativeEntry { name: "FileNative.Move", func: move_file },
+    NativeEntry { name: "FileNative.Copy", func: copy_file },
+    NativeEntry { name: "FileNative.CurrentDirectory", func: current_directory },
+    NativeEntry { name: "FileNative.FileLength", func: file_length },
 ];
 
 // Error numbers as Linux has them (what the cs-lite side maps to exceptions).
@@ -35,6 +43,7 @@ const EEXIST: i32 = 17;
 /// .NET tells them apart with a second look, as `missing_error` does).
 const ENOTDIR: i32 = 20;
 const EISDIR: i32 = 21;
+const ENOTEMPTY: i32 = 39;
 
 /// The OS error number of a failure.
 fn errno(e: &std::io::Error) -> i32 {
@@ -201,4 +210,104 @@ fn create_temp_file(vm: &mut Vm, _: &[Value]) -> NativeResult {
         }
     }
     Ok(Value::Null)
+}
+
+/// The result of a file-system operation as the cs-lite side takes it: 0, or the error number.
+fn status(result: std::io::Result<()>) -> NativeResult {
+    Ok(Value::I32(result.err().map_or(0, |e| errno(&e))))
+}
+
+fn directory_exists(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let Some(path) = vm.string_of(arg(args, 0)) else { return Ok(Value::Bool(false)) };
+    Ok(Value::Bool(std::path::Path::new(&path).is_dir()))
+}
+
+/// `CreateDirectory(path)`: the folder and every missing parent; 0 or the error number.
+fn create_directory(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let path = vm.string_arg(arg(args, 0), "path")?;
+    status(std::fs::create_dir_all(&path))
+}
+
+/// `DeleteDirectory(path, recursive)`: 0 or the error number (ENOTEMPTY for a folder
+/// with entries when not recursive, ENOTDIR when it is missing).
+fn delete_directory(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let path = vm.string_arg(arg(args, 0), "path")?;
+    let recursive = matches!(arg(args, 1), Value::Bool(true));
+    if !std::path::Path::new(&path).is_dir() {
+        return Ok(Value::I32(ENOTDIR));
+    }
+    let result = if recursive { std::fs::remove_dir_all(&path) } else { std::fs::remove_dir(&path) };
+    match result {
+        Err(e) if e.kind() == ErrorKind::DirectoryNotEmpty => Ok(Value::I32(ENOTEMPTY)),
+        other => status(other),
+    }
+}
+
+/// `List(path, kinds)`: the paths of the folder's entries (kinds: 1 files, 2 folders, 3
+/// both), `path` joined to each name, sorted by name (.NET gives the OS's order, which no
+/// program can rely on); the error number (an int) if the folder cannot be read.
+fn list(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let path = vm.string_arg(arg(args, 0), "path")?;
+    let kinds = int_arg(args, 1);
+    let entries = match std::fs::read_dir(&path) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Value::I32(ENOTDIR)),
+        Err(e) => return Ok(Value::I32(errno(&e))),
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir {
+                kinds & 2 != 0
+            } else {
+                kinds & 1 != 0
+            }
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let separator = if path.ends_with('/') { "" } else { "/" };
+    let paths: Vec<String> = names.iter().map(|n| format!("{path}{separator}{n}")).collect();
+    Ok(vm.new_string_array(&paths))
+}
+
+/// `Move(source, destination, overwrite)`: 0 or the error number (EEXIST when the
+/// destination exists and may not be replaced).
+fn move_file(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let (source, destination) = (vm.string_arg(arg(args, 0), "sourceFileName")?, vm.string_arg(arg(args, 1), "destFileName")?);
+    if let Some(error) = transfer_error(&source, &destination, matches!(arg(args, 2), Value::Bool(true))) {
+        return Ok(Value::I32(error));
+    }
+    status(std::fs::rename(&source, &destination))
+}
+
+/// `Copy(source, destination, overwrite)`: 0 or the error number.
+fn copy_file(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let (source, destination) = (vm.string_arg(arg(args, 0), "sourceFileName")?, vm.string_arg(arg(args, 1), "destFileName")?);
+    if let Some(error) = transfer_error(&source, &destination, matches!(arg(args, 2), Value::Bool(true))) {
+        return Ok(Value::I32(error));
+    }
+    status(std::fs::copy(&source, &destination).map(|_| ()))
+}
+
+/// Why a file cannot be moved or copied from `source` to `destination`, checked before
+/// trying: a missing source, or a destination that exists and may not be replaced.
+fn transfer_error(source: &str, destination: &str, overwrite: bool) -> Option<i32> {
+    if !std::path::Path::new(source).is_file() {
+        return Some(missing_error(source));
+    }
+    (!overwrite && std::path::Path::new(destination).exists()).then_some(EEXIST)
+}
+
+fn current_directory(vm: &mut Vm, _: &[Value]) -> NativeResult {
+    let dir = std::env::current_dir().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+    Ok(vm.new_str(&dir))
+}
+
+/// The length of the file at `path`, or -1 if there is no such file.
+fn file_length(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let path = vm.string_arg(arg(args, 0), "path")?;
+    let length = std::fs::metadata(&path).ok().filter(|m| m.is_file()).map_or(-1, |m| i64::try_from(m.len()).unwrap_or(i64::MAX));
+    Ok(Value::I64(length))
 }

@@ -1,4 +1,4 @@
-//! `System.Math` intrinsics: the libm functions, rounding, and the IEEE 754 bit-level
+//! `System.Math` and `MathF` intrinsics: the libm functions (double and float), rounding, and the IEEE 754 bit-level
 //! operations (`BitIncrement`, `ScaleB`, `ILogB`, `CopySign`, `IsNegative`).
 
 use super::numbers::rounding_mode;
@@ -40,6 +40,26 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Math.ILogB", func: ilog_b },
     NativeEntry { name: "Math.Round", func: math_round },
     NativeEntry { name: "Number.IsNegative", func: is_negative },
+    NativeEntry { name: "MathF.Cbrt", func: |_, a| g1(a, f32::cbrt) },
+    NativeEntry { name: "MathF.Pow", func: |_, a| g2(a, f32::powf) },
+    NativeEntry { name: "MathF.Exp", func: |_, a| g1(a, f32::exp) },
+    NativeEntry { name: "MathF.Log", func: |_, a| g1(a, f32::ln) },
+    NativeEntry { name: "MathF.Log10", func: |_, a| g1(a, f32::log10) },
+    NativeEntry { name: "MathF.Log2", func: |_, a| g1(a, f32::log2) },
+    NativeEntry { name: "MathF.Sin", func: |_, a| g1(a, f32::sin) },
+    NativeEntry { name: "MathF.Cos", func: |_, a| g1(a, f32::cos) },
+    NativeEntry { name: "MathF.Tan", func: |_, a| g1(a, f32::tan) },
+    NativeEntry { name: "MathF.Asin", func: |_, a| g1(a, f32::asin) },
+    NativeEntry { name: "MathF.Acos", func: |_, a| g1(a, f32::acos) },
+    NativeEntry { name: "MathF.Atan", func: |_, a| g1(a, f32::atan) },
+    NativeEntry { name: "MathF.Atan2", func: |_, a| g2(a, f32::atan2) },
+    NativeEntry { name: "MathF.Sinh", func: |_, a| g1(a, f32::sinh) },
+    NativeEntry { name: "MathF.Cosh", func: |_, a| g1(a, f32::cosh) },
+    NativeEntry { name: "MathF.Tanh", func: |_, a| g1(a, f32::tanh) },
+    NativeEntry { name: "BitConverter.DoubleToInt64Bits", func: |_, a| Ok(Value::I64(f64_arg(a, 0).to_bits() as i64)) },
+    NativeEntry { name: "BitConverter.Int64BitsToDouble", func: |_, a| Ok(Value::F64(f64::from_bits(arg(a, 0).as_i64().unwrap_or(0) as u64))) },
+    NativeEntry { name: "BitConverter.SingleToInt32Bits", func: |_, a| Ok(Value::I32(f32_arg(a, 0).to_bits() as i32)) },
+    NativeEntry { name: "BitConverter.Int32BitsToSingle", func: |_, a| Ok(Value::F32(f32::from_bits(int_arg(a, 0) as u32))) },
 ];
 
 type R = NativeResult;
@@ -48,8 +68,24 @@ fn f64_arg(args: &[Value], i: usize) -> f64 {
     arg(args, i).as_f64().unwrap_or(f64::NAN)
 }
 
+fn f32_arg(args: &[Value], i: usize) -> f32 {
+    match arg(args, i) {
+        Value::F32(f) => f,
+        other => other.as_f64().unwrap_or(f64::NAN) as f32,
+    }
+}
+
 fn f1(args: &[Value], f: fn(f64) -> f64) -> R {
     Ok(Value::F64(f(f64_arg(args, 0))))
+}
+
+/// A float function of the C library (`MathF`'s, which .NET calls too).
+fn g1(args: &[Value], f: fn(f32) -> f32) -> R {
+    Ok(Value::F32(f(f32_arg(args, 0))))
+}
+
+fn g2(args: &[Value], f: fn(f32, f32) -> f32) -> R {
+    Ok(Value::F32(f(f32_arg(args, 0), f32_arg(args, 1))))
 }
 
 fn f2(args: &[Value], f: fn(f64, f64) -> f64) -> R {

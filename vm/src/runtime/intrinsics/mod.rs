@@ -6,6 +6,7 @@
 pub mod arrays;
 pub mod asyncs;
 pub mod bench;
+pub mod bigint;
 pub mod console;
 pub mod enums;
 pub mod fast_paths;
@@ -82,6 +83,7 @@ const AREAS: &[&[NativeEntry]] = &[
     bench::ENTRIES,
     tracing::ENTRIES,
     gc::ENTRIES,
+    bigint::ENTRIES,
 ];
 
 /// The function behind an id handed out by [`lookup`].

@@ -11,6 +11,8 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "String.CtorChars", func: ctor_chars },
     NativeEntry { name: "String.CtorCharsRange", func: ctor_chars_range },
     NativeEntry { name: "String.get_Length", func: length },
+    NativeEntry { name: "String.Intern", func: intern },
+    NativeEntry { name: "String.IsInterned", func: is_interned },
     NativeEntry { name: "String.get_Chars", func: char_at },
     NativeEntry { name: "String.Equals", func: equals },
     NativeEntry { name: "String.StaticEquals", func: static_equals },
@@ -885,4 +887,19 @@ fn sb_set_char(vm: &mut Vm, args: &[Value]) -> R {
         return Err(out_of_range("index", "Index was out of range. Must be non-negative and less than the size of the collection."));
     }
     Ok(Value::Null)
+}
+
+/// `string.Intern(s)`: the pool's string equal to `s`, which joins the pool (with the
+/// literals) if none does. A string with a lone surrogate is returned as it is.
+fn intern(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let s = arg(args, 0);
+    let text = String::from_utf16(&vm.str_arg(s, "str")?).ok();
+    let (Some(text), Some(r)) = (text, s.gc_ref()) else { return Ok(s) };
+    Ok(Value::Ref(*vm.literals.entry(text).or_insert(r)))
+}
+
+/// `string.IsInterned(s)`: the pool's string equal to `s`, or null.
+fn is_interned(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let text = String::from_utf16(&vm.str_arg(arg(args, 0), "str")?).ok();
+    Ok(text.and_then(|t| vm.literals.get(&t).copied()).map_or(Value::Null, Value::Ref))
 }
