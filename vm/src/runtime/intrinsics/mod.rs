@@ -14,6 +14,7 @@ pub mod format;
 pub mod frames;
 pub mod gc;
 pub mod hashing;
+pub mod host;
 pub mod interactive;
 pub mod iterators;
 pub mod math;
@@ -82,6 +83,7 @@ const AREAS: &[&[NativeEntry]] = &[
     bench::ENTRIES,
     tracing::ENTRIES,
     gc::ENTRIES,
+    host::ENTRIES,
 ];
 
 /// The function behind an id handed out by [`lookup`].
