@@ -30,7 +30,10 @@ usage: vm run [OPTIONS] FILE [ARGS...]
 options:
   --lowering=classic|runtime   how async methods are lowered when no attribute decides
   --cpus N                     Environment.ProcessorCount of the simulated machine (default 2)
-  --seed N                     seed for new Random() (default 0)
+  --seed N                     seed for new Random(), Random.Shared, Guid.NewGuid() and
+                               the order runnable threads run in (default 0)
+  --now INSTANT                DateTime.UtcNow when the program starts, e.g.
+                               2026-01-01T00:00:00Z (the default); it moves on virtual time
   --stats                      print allocation statistics after the run
   --reuse-continuations=BOOL   a resumed runtime-async frame that suspends again reuses its
                                continuation (default true, as .NET 11; false: one per suspension)
@@ -91,6 +94,7 @@ fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
             "--lowering" => compile.lowering = parse_lowering(&value()?)?,
             "--cpus" => vm.cpus = parse_number(flag, &value()?)?,
             "--seed" => vm.seed = parse_number(flag, &value()?)?,
+            "--now" => vm.now_ticks = vm::runtime::host_model::parse_utc_instant(&value()?).map_err(UsageError)?,
             "--stats" => vm.stats = true,
             "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
             "--trace" => vm.trace.print = true,
@@ -115,7 +119,7 @@ fn parse_bench(args: &[String]) -> Result<(RunCommand, vm::bench::BenchOptions),
         match flag {
             "--filter" => filters.push(value()?),
             "--job" => job = parse_job(&value()?)?,
-            "--lowering" | "--cpus" | "--seed" | "--max-steps" | "--reuse-continuations" => run_args.push(format!("{flag}={}", value()?)),
+            "--lowering" | "--cpus" | "--seed" | "--now" | "--max-steps" | "--reuse-continuations" => run_args.push(format!("{flag}={}", value()?)),
             "--stats" => run_args.push(flag.to_string()),
             _ => return Err(UsageError(format!("unknown option '{flag}' for bench"))),
         }

@@ -10,6 +10,7 @@ pub mod exceptions;
 pub mod hashtable;
 pub mod heap;
 pub mod host_call;
+pub mod host_model;
 pub mod intrinsics;
 pub mod loader;
 pub mod native;
@@ -80,6 +81,8 @@ pub struct Vm {
     pub steps_taken: u64,
     /// The green threads and the virtual clock.
     pub sched: scheduler::Scheduler,
+    /// The random bytes the operating system would give (`--seed`).
+    pub entropy: host_model::Entropy,
     /// The lock `Monitor` keeps for each object ever locked (CoreLib's sync blocks); both
     /// sides are kept alive.
     pub object_locks: HashMap<GcRef, Value>,
@@ -127,6 +130,7 @@ impl Vm {
             text_scratch: Vec::new(),
             exception_layout: ExceptionLayout::default(),
             sched: scheduler::Scheduler::new(options.seed, options.cpus as usize),
+            entropy: host_model::Entropy::new(options.seed),
             stats: stats::Stats::new(options.stats),
             tracer: options.trace.any().then(|| Box::new(trace::Tracer::new(options.trace.clone()))),
             options,

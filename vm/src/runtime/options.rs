@@ -6,8 +6,12 @@
 pub struct VmOptions {
     /// `Environment.ProcessorCount`, and the thread pool's minimum worker count.
     pub cpus: u32,
-    /// Seed of `System.Random` instances created without one.
+    /// Seeds the thread scheduler's choices and the random bytes behind `new Random()`,
+    /// `Random.Shared` and `Guid.NewGuid()` (`host_model::Entropy`).
     pub seed: u64,
+    /// `DateTime.UtcNow` when the program starts, in `DateTime` ticks (`--now`; default
+    /// `host_model::DEFAULT_START`); the virtual clock moves it on.
+    pub now_ticks: i64,
     /// Print allocation and scheduling statistics after the program ends.
     pub stats: bool,
     /// `Environment.GetCommandLineArgs()[0]`.
@@ -63,6 +67,7 @@ impl Default for VmOptions {
         VmOptions {
             cpus: 2,
             seed: 0,
+            now_ticks: super::host_model::DEFAULT_START_TICKS,
             stats: false,
             program_name: "program".to_string(),
             args: Vec::new(),

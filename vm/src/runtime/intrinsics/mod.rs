@@ -15,6 +15,7 @@ pub mod format;
 pub mod frames;
 pub mod gc;
 pub mod hashing;
+pub mod host;
 pub mod interactive;
 pub mod iterators;
 pub mod math;
@@ -84,6 +85,7 @@ const AREAS: &[&[NativeEntry]] = &[
     tracing::ENTRIES,
     gc::ENTRIES,
     bigint::ENTRIES,
+    host::ENTRIES,
 ];
 
 /// The function behind an id handed out by [`lookup`].
