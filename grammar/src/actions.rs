@@ -539,12 +539,14 @@ pub fn member_decl(ctx: &mut Ctx, attributes: Option<Vec<Attribute>>, mods: Opti
             };
             MemberDecl::Operator(OperatorDecl { attributes, modifiers, return_type, op, params, body, span })
         }
-        MemberRest::Event(ty, declarators) => MemberDecl::Event(EventDecl { attributes, modifiers, ty, declarators, accessors: None, span }),
+        MemberRest::Event(ty, declarators) => {
+            MemberDecl::Event(EventDecl { attributes, modifiers, ty, explicit_interface: None, declarators, accessors: None, span })
+        }
         MemberRest::EventAccessors(ty, name, acc) => {
-            let (_, name, _) = split_member_name(ctx, name);
+            let (explicit_interface, name, _) = split_member_name(ctx, name);
             let decl = VarDeclarator { span: name.span, name, init: None };
             let declarators = vec![decl];
-            MemberDecl::Event(EventDecl { attributes, modifiers, ty, declarators, accessors: Some(acc), span })
+            MemberDecl::Event(EventDecl { attributes, modifiers, ty, explicit_interface, declarators, accessors: Some(acc), span })
         }
         MemberRest::Type(head) => MemberDecl::Type(type_decl(ctx, Some(attributes), Some(modifiers), head, l, r)),
     }

@@ -384,6 +384,8 @@ pub struct EventDecl {
     pub attributes: Vec<Attribute>,
     pub modifiers: Modifiers,
     pub ty: TypeSyntax,
+    /// `event H IFoo.Changed { add ... remove ... }`: the interface implemented explicitly.
+    pub explicit_interface: Option<TypeSyntax>,
     pub declarators: Vec<VarDeclarator>,
     pub accessors: Option<Vec<Accessor>>,
     pub span: Span,

@@ -115,7 +115,9 @@ impl Compiler {
     fn check_member_name_unique(&mut self, def: TypeDefId, name: &ast::Ident, src: &TypeDeclSource) {
         let d = self.meta.type_def(def);
         let dup_field = d.fields.iter().any(|&f| self.meta.field(f).name == name.name);
-        let dup_prop = d.properties.iter().any(|&p| self.meta.property(p).name == name.name);
+        // An explicit implementation (`char IB.Foo { get; }`) is not a member by that name.
+        let is_explicit = |p: &crate::metadata::PropertyDef| p.getter.or(p.setter).is_some_and(|m| self.explicit_impls.contains_key(&m));
+        let dup_prop = d.properties.iter().map(|&p| self.meta.property(p)).any(|p| p.name == name.name && !is_explicit(p));
         if dup_field || dup_prop {
             let owner = self.meta.cs_name(d.self_type);
             self.error(src.file, name.span, "CS0102", format!("The type '{owner}' already contains a definition for '{}'", name.name));
@@ -652,8 +654,12 @@ impl Compiler {
         }
     }
 
-    /// Field-like events are delegate fields that allow `+=`/`-=` from outside.
+    /// Events: accessor methods (`events.rs`), and for a field-like event a delegate field
+    /// that allows `+=`/`-=` from outside.
     fn declare_event(&mut self, def: TypeDefId, src: &TypeDeclSource, ctx: &NameContext, e: &ast::EventDecl) {
+        if !self.declare_event_accessors(def, src, ctx, e) {
+            return;
+        }
         let ty = self.resolve_type(ctx, &e.ty);
         let flags = flags_from_modifiers(e.modifiers);
         for d in &e.declarators {

@@ -18,6 +18,7 @@ pub mod declare;
 pub mod diagnostics;
 pub mod dotnet_namespaces;
 pub mod emit;
+pub mod events;
 pub mod layout;
 pub mod lazy;
 pub mod members;
@@ -148,6 +149,11 @@ pub struct Compiler {
     pub interfaces_implemented_twice: HashSet<TypeDefId>,
     /// Fields declared as field-like events.
     pub event_fields: HashSet<crate::metadata::FieldId>,
+    /// The `add_X`/`remove_X` methods of events that have no field (declared accessors,
+    /// interface events): `X += h` calls them.
+    pub custom_event_accessors: HashSet<MethodId>,
+    /// The names of those events (a quick test before looking for their accessors).
+    pub custom_event_names: HashSet<String>,
     pub functions: Vec<Function>,
     /// See [`Program::lowering_reports`].
     pub lowering_reports: Vec<emit::report::LoweringReport>,
@@ -175,6 +181,8 @@ impl Compiler {
             accessor_property: HashMap::new(),
             primary_ctor_fields: HashMap::new(),
             event_fields: HashSet::new(),
+            custom_event_accessors: HashSet::new(),
+            custom_event_names: HashSet::new(),
             extension_classes: HashSet::new(),
             interfaces_implemented_twice: HashSet::new(),
             functions: Vec::new(),

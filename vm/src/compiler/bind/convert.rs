@@ -5,7 +5,7 @@ use super::MethodBinder;
 use crate::bytecode::NumKind;
 use crate::compiler::bound::retyped;
 use crate::compiler::bound::{BExpr, BKind, ConstVal, ConvKind};
-use crate::metadata::{MethodKind, TypeDefKind, TypeId, TypeKind};
+use crate::metadata::{MethodId, MethodKind, TypeDefKind, TypeId, TypeKind};
 use grammar::span::Span;
 
 /// A conversion found between two types.
@@ -413,13 +413,51 @@ impl MethodBinder<'_> {
                 let r = self.c.meta.types.subst(md.ret, &sub);
                 let from_ok = p == from || self.c.meta.is_subtype(from, p) || self.prim_implicit(from, p);
                 let to_ok = r == to || self.c.meta.is_subtype(r, to) || self.prim_implicit(r, to);
-                if from_ok && to_ok && !candidates.iter().any(|(x, _)| *x == m) {
-                    candidates.push((m, md.name == "op_Implicit"));
+                if from_ok && to_ok && !candidates.iter().any(|c: &UserOperator| c.method == m) {
+                    candidates.push(UserOperator { method: m, implicit: md.name == "op_Implicit", source: p, target: r });
                 }
             }
         }
-        let (m, implicit) = candidates.into_iter().max_by_key(|(_, i)| *i)?;
+        // Implicit operators give an implicit conversion; only without one is an explicit
+        // operator the (explicit) conversion.
+        let implicit = candidates.iter().any(|c| c.implicit);
+        candidates.retain(|c| c.implicit == implicit);
+        let fallback = candidates.last()?.method;
+        let m = self.most_specific_operator(&candidates, from, to).unwrap_or(fallback);
         Some(Conversion { kind: ConvKind::User(m), implicit, rank: 3 })
+    }
+
+    /// C#'s choice among applicable user-defined operators (§10.5.4): the one from the most
+    /// specific source type (the operand's own type if an operator takes it, else the most
+    /// encompassed) to the most specific target (the wanted type if an operator gives it,
+    /// else the most encompassing). `None` when no single operator has both.
+    fn most_specific_operator(&mut self, candidates: &[UserOperator], from: TypeId, to: TypeId) -> Option<MethodId> {
+        let from_inner = self.nullable_inner(from).unwrap_or(from);
+        let to_inner = self.nullable_inner(to).unwrap_or(to);
+        let sources: Vec<TypeId> = candidates.iter().map(|c| c.source).collect();
+        let targets: Vec<TypeId> = candidates.iter().map(|c| c.target).collect();
+        let sx = [from, from_inner].into_iter().find(|t| sources.contains(t)).or_else(|| self.most_encompassed(&sources))?;
+        let tx = [to, to_inner].into_iter().find(|t| targets.contains(t)).or_else(|| self.most_encompassing(&targets))?;
+        let mut exact = candidates.iter().filter(|c| c.source == sx && c.target == tx);
+        match (exact.next(), exact.next()) {
+            (Some(c), None) => Some(c.method),
+            _ => None,
+        }
+    }
+
+    /// The type of `types` that converts implicitly to all the others.
+    fn most_encompassed(&mut self, types: &[TypeId]) -> Option<TypeId> {
+        types.iter().copied().find(|&t| types.iter().all(|&o| self.encompasses(o, t)))
+    }
+
+    /// The type of `types` all the others convert to implicitly.
+    fn most_encompassing(&mut self, types: &[TypeId]) -> Option<TypeId> {
+        types.iter().copied().find(|&t| types.iter().all(|&o| self.encompasses(t, o)))
+    }
+
+    /// `outer` encompasses `inner`: a standard implicit conversion takes `inner` to `outer`.
+    fn encompasses(&mut self, outer: TypeId, inner: TypeId) -> bool {
+        outer == inner || self.c.meta.is_subtype(inner, outer) || self.prim_implicit(inner, outer)
     }
 
     fn prim_implicit(&self, from: TypeId, to: TypeId) -> bool {
@@ -550,4 +588,13 @@ impl MethodBinder<'_> {
         .ok()?;
         Some(BExpr::new(BKind::Const(super::value_to_const(v)?), to, span))
     }
+}
+
+/// An applicable user-defined conversion operator, with its parameter and return types
+/// (substituted for the declaring type's arguments).
+struct UserOperator {
+    method: MethodId,
+    implicit: bool,
+    source: TypeId,
+    target: TypeId,
 }

@@ -12,6 +12,7 @@ pub mod constant_checks;
 pub mod convert;
 pub mod converted_operands;
 pub mod definite;
+pub mod event_subscription;
 pub mod expr;
 pub mod index_range;
 pub mod init;

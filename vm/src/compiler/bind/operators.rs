@@ -862,6 +862,9 @@ impl MethodBinder<'_> {
                 return e;
             }
         }
+        if let Some(call) = op.and_then(|op| self.bind_event_accessor_call(op, target, value, span)) {
+            return call;
+        }
         let lhs = self.bind_lvalue(target);
         let Some(lhs) = lhs else {
             let _ = self.bind_expr(value);
