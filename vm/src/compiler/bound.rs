@@ -190,6 +190,9 @@ pub enum BKind {
     Closure(NestedId),
     /// `ref x`: a managed reference to a variable (the initialiser of a `ref` local).
     RefOf(Box<BExpr>),
+    /// The variable a managed reference points to: the result of a call of a method that
+    /// returns by reference (`First(a) = 10`, `int v = First(a)`).
+    Deref(Box<BExpr>),
     /// `await operand`: `awaiter = operand.GetAwaiter(); if (!awaiter.IsCompleted)
     /// <suspend>; awaiter.GetResult()`, with the awaiter in the temporary `awaiter`.
     Await(Box<AwaitParts>),

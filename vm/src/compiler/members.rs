@@ -127,6 +127,9 @@ impl Compiler {
     /// Declares a method's signature; the body is compiled later.
     pub(super) fn declare_method(&mut self, def: TypeDefId, src: &TypeDeclSource, ctx: &NameContext, m: Rc<ast::MethodDecl>) -> MethodId {
         let mut flags = flags_from_modifiers(m.modifiers);
+        if m.modifiers.has(Modifiers::REF) {
+            flags.set(Flags::RETURNS_REF);
+        }
         let is_interface = self.meta.type_def(def).kind == TypeDefKind::Interface;
         if is_interface && !flags.has(Flags::STATIC) {
             if m.body.is_none() {

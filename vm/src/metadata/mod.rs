@@ -97,6 +97,9 @@ impl Flags {
     /// A library method with a cs-lite body and a fast path (`[Intrinsic("name")]` on a
     /// method that is not `extern`): see `Metadata::fast_paths`.
     pub const FAST_PATH: u32 = 1 << 21;
+    /// A method that returns a reference (`ref int First(int[] a) => ref a[0];`): a call
+    /// yields a managed reference, read or written through where the call is used.
+    pub const RETURNS_REF: u32 = 1 << 22;
 
     pub fn has(self, bit: u32) -> bool {
         self.0 & bit != 0

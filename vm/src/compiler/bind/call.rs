@@ -266,7 +266,12 @@ impl MethodBinder<'_> {
         };
         self.check_method_access(app.method, false, name_span);
         let is_virtual = self.dispatch_is_virtual(app.method, receiver.as_deref(), is_base);
-        BExpr::new(BKind::Call { method: app.method, owner: app.owner, type_args: app.type_args, receiver, args, is_virtual }, ret, span)
+        let returns_ref = self.c.meta.method(app.method).flags.has(Flags::RETURNS_REF);
+        let call = BExpr::new(BKind::Call { method: app.method, owner: app.owner, type_args: app.type_args, receiver, args, is_virtual }, ret, span);
+        if returns_ref {
+            return BExpr::new(BKind::Deref(Box::new(call)), ret, span);
+        }
+        call
     }
 
     pub(super) fn method_return_type(&mut self, app: &Applicable) -> TypeId {
@@ -872,7 +877,7 @@ impl MethodBinder<'_> {
         match &v.kind {
             BKind::Local(l) => self.mark_address_taken(*l),
             BKind::Field { .. } => self.check_readonly_by_reference(v),
-            BKind::Elem { .. } | BKind::Error => {}
+            BKind::Elem { .. } | BKind::Deref(_) | BKind::Error => {}
             _ => self.error(v.span, "CS1510", "A ref or out value must be an assignable variable"),
         }
     }

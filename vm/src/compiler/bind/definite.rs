@@ -329,6 +329,7 @@ impl Flow<'_, '_> {
                 self.expr(right, st)
             }
             BKind::RefOf(target) => self.lvalue_parts(target, state),
+            BKind::Deref(reference) => self.expr(reference, state),
             BKind::Await(parts) => self.expr(&parts.operand, state),
             BKind::Const(_)
             | BKind::Default

@@ -274,6 +274,13 @@ impl<'c> MethodBinder<'c> {
         id
     }
 
+    /// A compiler temporary that aliases a variable (a by-reference temporary).
+    pub fn ref_temp(&mut self, ty: TypeId, span: Span) -> LocalId {
+        let id = self.temp(ty, span);
+        self.locals[id.0 as usize].kind = LocalKind::RefLocal;
+        id
+    }
+
     pub fn local_expr(&self, id: LocalId, span: Span) -> BExpr {
         BExpr::new(BKind::Local(id), self.locals[id.0 as usize].ty, span)
     }
@@ -441,7 +448,7 @@ impl<'c> MethodBinder<'c> {
                     BStmt::new(SKind::Expr(ex), e.span)
                 } else {
                     let target = self.func.async_result.unwrap_or(self.func.return_type);
-                    let v = self.bind_expr_to(e, target);
+                    let v = self.bind_return_value(e, target);
                     BStmt::new(SKind::Return(Some(v)), e.span)
                 };
                 let locals = self.pop_scope();

@@ -1019,7 +1019,7 @@ impl MethodBinder<'_> {
                     }
                     Some(LValue::Plain(e))
                 }
-                BKind::Elem { .. } => Some(LValue::Plain(e)),
+                BKind::Elem { .. } | BKind::Deref(_) => Some(LValue::Plain(e)),
                 BKind::Error => None,
                 _ => {
                     self.error(target.span, "CS0131", "The left-hand side of an assignment must be a variable, property or indexer");
@@ -1118,6 +1118,13 @@ impl MethodBinder<'_> {
                         let a = temp_of(self, *array, &mut setup);
                         let idx = indices.into_iter().map(|i| temp_of(self, i, &mut setup)).collect();
                         LValue::Plain(BExpr::new(BKind::Elem { array: Box::new(a), indices: idx }, ty, espan))
+                    }
+                    // `At(2) += 5`: the call runs once; a by-reference temporary holds its result.
+                    kind @ BKind::Deref(_) => {
+                        let alias = self.ref_temp(ty, span);
+                        let init = BExpr::new(BKind::RefOf(Box::new(BExpr::new(kind, ty, espan))), ty, espan);
+                        setup.push(BStmt::new(SKind::Local { local: alias, init: Some(init) }, span));
+                        LValue::Plain(self.local_expr(alias, espan))
                     }
                     kind => LValue::Plain(BExpr::new(kind, ty, espan)),
                 }

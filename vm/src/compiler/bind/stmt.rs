@@ -301,6 +301,18 @@ impl MethodBinder<'_> {
         BStmt::new(SKind::Block { stmts, locals }, span)
     }
 
+    /// The value a `return` (or an expression body) gives back: for a method that returns
+    /// by reference, a reference to the variable `e` names (`return ref a[0];`).
+    pub(super) fn bind_return_value(&mut self, e: &ast::Expr, target: TypeId) -> BExpr {
+        let returns_ref = self.func.index == 0 && self.c.meta.method(self.method).flags.has(crate::metadata::Flags::RETURNS_REF);
+        if !returns_ref {
+            return self.bind_expr_to(e, target);
+        }
+        let variable = self.bind_expr(e);
+        self.check_ref_arg(&variable);
+        BExpr::new(BKind::RefOf(Box::new(variable)), target, e.span)
+    }
+
     fn bind_return(&mut self, e: Option<&ast::Expr>, span: Span) -> SKind {
         if self.func.iterator_element.is_some() {
             self.error(
@@ -337,7 +349,7 @@ impl MethodBinder<'_> {
                 }
                 SKind::Return(None)
             }
-            (Some(e), false) => SKind::Return(Some(self.bind_expr_to(e, target))),
+            (Some(e), false) => SKind::Return(Some(self.bind_return_value(e, target))),
             (None, true) => SKind::Return(None),
             (None, false) => {
                 if target != TypeId::ERROR {

@@ -119,7 +119,7 @@ fn walk_expr(e: &BExpr, f: &mut dyn FnMut(&BExpr)) {
             args.iter().for_each(|a| walk_expr(&a.expr, f));
         }
         BKind::Unary { operand, .. } | BKind::Conv { operand, .. } | BKind::TypeTest { operand, .. } | BKind::As { operand, .. } => walk_expr(operand, f),
-        BKind::Format { value, .. } | BKind::Throw(value) | BKind::RefOf(value) => walk_expr(value, f),
+        BKind::Format { value, .. } | BKind::Throw(value) | BKind::RefOf(value) | BKind::Deref(value) => walk_expr(value, f),
         BKind::Await(parts) => {
             walk_expr(&parts.operand, f);
             walk_expr(&parts.get_awaiter, f);

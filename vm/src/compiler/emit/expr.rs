@@ -142,6 +142,10 @@ impl FnBuilder<'_> {
             }
             BKind::New { ctor, args } => self.emit_new(e.ty, *ctor, args, dst),
             BKind::RefOf(target) => self.emit_ref(target, dst),
+            BKind::Deref(reference) => {
+                let r = self.emit_value(reference);
+                self.emit(Op::LoadRef { dst, r });
+            }
             BKind::Await(parts) if self.classic.is_some() => self.emit_classic_await(parts, dst),
             BKind::Await(parts) => self.emit_await(parts, dst),
             BKind::StartStateMachine => self.emit_start_state_machine(dst),
@@ -538,6 +542,13 @@ impl FnBuilder<'_> {
     /// `target = value`; returns the register holding the assigned value.
     fn emit_assign(&mut self, target: &BExpr, value: &BExpr) -> Reg {
         match &target.kind {
+            BKind::Deref(reference) => {
+                let r = self.emit_value(reference);
+                let r = self.stable(r, value);
+                let v = self.emit_value(value);
+                self.emit(Op::StoreRef { r, src: v });
+                v
+            }
             BKind::Local(l) => {
                 let l = *l;
                 if let LocalLoc::Reg(r) = self.local_location(l) {
@@ -1174,6 +1185,7 @@ impl FnBuilder<'_> {
                 }
                 self.emit_ref(value, dst);
             }
+            BKind::Deref(reference) => self.emit_into(reference, dst),
             _ => self.emit_into(e, dst),
         }
     }
@@ -1306,7 +1318,7 @@ fn visit(e: &BExpr, f: &mut dyn FnMut(&BExpr)) {
             args.iter().for_each(|a| go(&a.expr));
         }
         BKind::Unary { operand, .. } | BKind::Conv { operand, .. } | BKind::TypeTest { operand, .. } | BKind::As { operand, .. } => go(operand),
-        BKind::Format { value, .. } | BKind::Throw(value) | BKind::RefOf(value) => go(value),
+        BKind::Format { value, .. } | BKind::Throw(value) | BKind::RefOf(value) | BKind::Deref(value) => go(value),
         BKind::Await(parts) => {
             go(&parts.operand);
             go(&parts.get_awaiter);

@@ -124,6 +124,7 @@ impl<V: View> Writer<'_, V> {
             }
             BKind::Closure(n) => Text(self.nested_name(*n), Primary),
             BKind::RefOf(x) => Text(format!("ref {}", self.expr(x, Unary)), Unary),
+            BKind::Deref(x) => self.plain_text(x),
             BKind::CallNested { nested, args } => {
                 let a = self.args(args);
                 Text(format!("{}({a})", self.nested_name(*nested)), Primary)
