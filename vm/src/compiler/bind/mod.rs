@@ -5,6 +5,7 @@
 //! (they share the method's locals table, so captures are visible to the emitter).
 
 pub mod arg_order;
+pub mod async_streams;
 pub mod awaits;
 pub mod call;
 pub mod conditional_logical;
@@ -645,7 +646,10 @@ impl<'c> MethodBinder<'c> {
         }
         if ret != TypeId::ERROR {
             let name = self.func_display_name();
-            let shown = self.type_name(ret);
+            let shown = self.c.meta.cs_short_name(ret);
+            let md = self.c.meta.method(self.func.method);
+            // Roslyn reports it at the method's name.
+            let span = if matches!(md.kind, MethodKind::Ordinary) && md.span != Span::default() { md.span } else { span };
             self.error(span, "CS1624", format!("The body of '{name}' cannot be an iterator block because '{shown}' is not an iterator interface type"));
         }
         TypeId::ERROR
