@@ -644,6 +644,17 @@ impl<'c> MethodBinder<'c> {
         if ret == wk.ienumerable || ret == wk.ienumerator {
             return wk.object;
         }
+        if let Some(element) = self.async_iterator_element(ret) {
+            if self.func.is_async {
+                return element;
+            }
+            let name = self.func_display_name();
+            let shown = self.c.meta.cs_short_name(ret);
+            let md = self.c.meta.method(self.func.method);
+            let span = if matches!(md.kind, MethodKind::Ordinary) && md.span != Span::default() { md.span } else { span };
+            self.error(span, "CS8403", format!("Method '{name}' with an iterator block must be 'async' to return '{shown}'"));
+            return TypeId::ERROR;
+        }
         if ret != TypeId::ERROR {
             let name = self.func_display_name();
             let shown = self.c.meta.cs_short_name(ret);
@@ -653,6 +664,16 @@ impl<'c> MethodBinder<'c> {
             self.error(span, "CS1624", format!("The body of '{name}' cannot be an iterator block because '{shown}' is not an iterator interface type"));
         }
         TypeId::ERROR
+    }
+
+    /// `T` of `IAsyncEnumerable<T>` / `IAsyncEnumerator<T>`, what an async iterator returns.
+    fn async_iterator_element(&self, ret: TypeId) -> Option<TypeId> {
+        let d = self.c.meta.type_def(self.c.meta.types.def_of(ret)?);
+        let is_async_iterator_type = d.namespace == "System.Collections.Generic" && (d.name == "IAsyncEnumerable" || d.name == "IAsyncEnumerator");
+        if !is_async_iterator_type {
+            return None;
+        }
+        self.c.meta.types.args_of(ret).first().copied()
     }
 
     /// Reports CS0161 when a non-void method's end is reachable.

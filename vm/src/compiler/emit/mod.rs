@@ -5,6 +5,7 @@
 //! the handler table, jump tables and the span side table. Captured locals live in
 //! display objects ([`closures`]); `try`/`finally` and jumps out of it are in [`stmt`].
 
+mod async_iterator;
 mod awaits;
 pub mod classic;
 mod closures;
@@ -150,6 +151,9 @@ impl Compiler {
     /// method `<M>d__N` with the same signature, and `M` itself just returns an
     /// `Iterator<T>` over its arguments.
     fn build_function(&mut self, shared: &mut MethodShared, index: u32, m: MethodId, body: &BoundBody, env: EnvKind) {
+        if let (Some(_), Some(element)) = (body.async_result, body.iterator) {
+            return self.build_async_iterator(shared, index, m, body, env, element);
+        }
         if let Some(result) = body.async_result {
             return self.build_async_function(shared, index, m, body, env, result);
         }
