@@ -71,8 +71,15 @@ impl Compiler {
         self.plan_spills(&mut f, layout.def, &sites);
         self.meta.kickoff_of.insert(move_next, m);
         self.install_function(move_next, f);
-        let lowered =
-            super::report::Lowered { method: m, body, emitted: &body_without_params.body, shared, code_method: move_next, state_machine: Some(layout.def) };
+        let lowered = super::report::Lowered {
+            method: m,
+            body,
+            emitted: &body_without_params.body,
+            shared,
+            code_method: move_next,
+            state_machine: Some(layout.def),
+            async_iterator: true,
+        };
         self.record_lowering(lowered, notes);
         let empty = BoundBody { body: BStmt::new(SKind::Empty, span), params: Vec::new(), iterator: None, async_result: None };
         let f = FnBuilder::build(self, shared, u32::MAX, set_state_machine, &empty, EnvKind::Nested(NestedEnv::This));

@@ -183,7 +183,7 @@ impl Compiler {
         let code = self.runtime_async_body(m);
         let (f, notes) = FnBuilder::build_with_notes(self, shared, index, m, body, env.clone());
         self.install_function(code, f);
-        let lowered = report::Lowered { method: m, body, emitted: &body.body, shared, code_method: code, state_machine: None };
+        let lowered = report::Lowered { method: m, body, emitted: &body.body, shared, code_method: code, state_machine: None, async_iterator: false };
         self.record_lowering(lowered, notes);
         let ret = self.meta.method(m).ret;
         let span = body.body.span;
