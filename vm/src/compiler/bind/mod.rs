@@ -426,6 +426,10 @@ impl<'c> MethodBinder<'c> {
             }
             ast::Body::Block(b) => {
                 let s = self.bind_block(b);
+                if self.func.is_async && self.async_iterator_element(self.func.return_type).is_some() {
+                    self.report_async_iterator_without_yield(&s, b.span);
+                    return s;
+                }
                 self.check_all_paths_return(&s, b.span);
                 s
             }
@@ -664,6 +668,22 @@ impl<'c> MethodBinder<'c> {
             self.error(span, "CS1624", format!("The body of '{name}' cannot be an iterator block because '{shown}' is not an iterator interface type"));
         }
         TypeId::ERROR
+    }
+
+    /// CS8419/CS8420: an async method returning `IAsyncEnumerable<T>` or `IAsyncEnumerator<T>`
+    /// must be an iterator.
+    fn report_async_iterator_without_yield(&mut self, body: &BStmt, span: Span) {
+        let md = self.c.meta.method(self.func.method);
+        let span = if matches!(md.kind, MethodKind::Ordinary) && md.span != Span::default() { md.span } else { span };
+        if super::emit::classic::contains_await(body) {
+            self.error(span, "CS8419", "The body of an async-iterator method must contain a 'yield' statement.");
+        } else {
+            self.error(
+                span,
+                "CS8420",
+                "The body of an async-iterator method must contain a 'yield' statement. Consider removing 'async' from the method declaration or adding a 'yield' statement.",
+            );
+        }
     }
 
     /// `T` of `IAsyncEnumerable<T>` / `IAsyncEnumerator<T>`, what an async iterator returns.
