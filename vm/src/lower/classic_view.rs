@@ -363,8 +363,14 @@ impl View for ClassicView<'_> {
 fn hoisting(vm: &Vm, report: &LoweringReport, sm: &StateMachine, index: &ExpressionIndex) -> Vec<String> {
     let meta = &vm.meta;
     let mut rows: Vec<(String, String, String)> = Vec::new();
+    let iterator = report.source == LoweringSource::AsyncIterator;
     for p in &meta.method(report.method).params {
-        rows.push((p.name.clone(), p.name.clone(), "parameter: the kickoff copies it in (MoveNext runs on the state machine)".into()));
+        let why = if iterator {
+            format!("parameter: the kickoff keeps the argument in <>3__{}, GetAsyncEnumerator copies it in", p.name)
+        } else {
+            "parameter: the kickoff copies it in (MoveNext runs on the state machine)".into()
+        };
+        rows.push((p.name.clone(), p.name.clone(), why));
     }
     if sm.has_field("<>4__this") {
         rows.push(("this".into(), "<>4__this".into(), "the kickoff copies it in (the VM always does; Roslyn only if the body uses this)".into()));
