@@ -179,9 +179,22 @@ pub struct LocalDecl {
 impl LocalDecl {
     pub fn new(mods: Option<Modifiers>, is_using: bool, ty: TypeSyntax, declarators: Vec<VarDeclarator>, l: usize, r: usize) -> LocalDecl {
         let bits = mods.map_or(0, |m| m.bits);
-        let decl =
-            LocalVarDecl { is_const: bits & Modifiers::CONST != 0, is_using, is_ref: bits & Modifiers::REF != 0, ty, declarators, span: Span::new(l, r) };
+        let decl = LocalVarDecl {
+            is_const: bits & Modifiers::CONST != 0,
+            is_using,
+            is_await: false,
+            is_ref: bits & Modifiers::REF != 0,
+            ty,
+            declarators,
+            span: Span::new(l, r),
+        };
         LocalDecl { decl, mods }
+    }
+
+    /// `await using var r = ...`.
+    pub fn awaited(mut self, is_await: bool) -> LocalDecl {
+        self.decl.is_await = is_await;
+        self
     }
 }
 

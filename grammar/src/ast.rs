@@ -529,8 +529,9 @@ pub enum StmtKind {
         catches: Vec<CatchClause>,
         finally: Option<Block>,
     },
-    /// `using (resource) body`.
+    /// `using (resource) body`, `await using (resource) body`.
     Using {
+        is_await: bool,
         resource: UsingResource,
         body: Box<Stmt>,
     },
@@ -551,6 +552,8 @@ pub struct LocalVarDecl {
     pub is_const: bool,
     /// `using var x = ...;`
     pub is_using: bool,
+    /// `await using var x = ...;`
+    pub is_await: bool,
     /// `ref int x = ref ...;` (parsed; the compiler may reject it).
     pub is_ref: bool,
     pub ty: TypeSyntax,

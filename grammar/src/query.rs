@@ -423,7 +423,7 @@ impl Rewriter<'_> {
                     self.block(f);
                 }
             }
-            StmtKind::Using { resource, body } => {
+            StmtKind::Using { resource, body, .. } => {
                 match resource {
                     UsingResource::Decl(d) => self.local(d),
                     UsingResource::Expr(x) => self.expr(x),

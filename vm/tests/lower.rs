@@ -71,6 +71,11 @@ fn awaits_in_try_catch_finally() {
 }
 
 #[test]
+fn async_iterators_are_the_state_machine_under_both_lowerings() {
+    snapshot_both("async_iterator", Some("Countdown"));
+}
+
+#[test]
 fn local_functions_of_a_top_level_program() {
     snapshot_both("local_function", Some("GetNameAsync"));
 }

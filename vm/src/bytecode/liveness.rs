@@ -105,13 +105,30 @@ pub fn suspend_sites(f: &Function, meta: &Metadata) -> Vec<SuspendSite> {
 /// `ReloadFromFields` pair), the registers that must survive the suspension in fields:
 /// live after the reload, possibly written before the spill, and not set up by the
 /// prologue (the instructions before `body_start`, which run again on every `MoveNext`).
+///
+/// A spill reads what its plan saves, so a register that reaches its next read only through
+/// another suspension (an async iterator's `yield return` always suspends) is live across
+/// the first one too: the plans are recomputed until they no longer grow.
 pub fn registers_across_awaits(f: &Function, meta: &Metadata, body_start: usize) -> Vec<Vec<Reg>> {
-    let plans = f.code.iter().filter(|op| matches!(op, Op::ReloadFromFields { .. })).count();
-    let mut sites = vec![Vec::new(); plans];
-    if plans == 0 {
+    let mut plans: Vec<Vec<(Reg, u16)>> = Vec::new();
+    loop {
+        let sites = registers_across_awaits_given(f, meta, body_start, &plans);
+        let grown: Vec<Vec<(Reg, u16)>> = sites.iter().map(|regs| regs.iter().map(|&r| (r, 0)).collect()).collect();
+        if grown == plans {
+            return sites;
+        }
+        plans = grown;
+    }
+}
+
+/// One round of [`registers_across_awaits`], with the spills reading `plans`.
+fn registers_across_awaits_given(f: &Function, meta: &Metadata, body_start: usize, plans: &[Vec<(Reg, u16)>]) -> Vec<Vec<Reg>> {
+    let count = f.code.iter().filter(|op| matches!(op, Op::ReloadFromFields { .. })).count();
+    let mut sites = vec![Vec::new(); count];
+    if count == 0 {
         return sites;
     }
-    let view = CodeView::from(f);
+    let view = CodeView { stage: Stage::Built { spills: plans }, ..CodeView::from(f) };
     let live = Liveness::compute(&view, meta);
     let written = written_before(&view, meta);
     let mut prologue = RegSet::new(f.num_regs as usize);

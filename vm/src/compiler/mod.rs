@@ -52,6 +52,8 @@ pub enum LoweringSource {
     Attribute,
     /// `--lowering` (or its default).
     Option,
+    /// Neither: an async iterator is always Roslyn's state machine.
+    AsyncIterator,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -14,6 +14,7 @@ use crate::bytecode::{Function, Op, Reg};
 use crate::compiler::bound::{AwaitParts, LocalId, LocalKind};
 use crate::compiler::emit::classic::SELF_REFERENCE_FIELD;
 use crate::compiler::emit::report::{ExpressionIndex, LoweringReport};
+use crate::compiler::LoweringSource;
 use crate::metadata::{MethodBody, TypeDefId, TypeId};
 use crate::runtime::Vm;
 
@@ -48,6 +49,9 @@ pub fn render(vm: &mut Vm, report: &LoweringReport) -> Vec<String> {
     let index = ExpressionIndex::of(&report.body.body);
     let sm = StateMachine::read(vm, report, def, move_next, &index);
     let mut out = Vec::new();
+    if report.source == LoweringSource::AsyncIterator {
+        return async_iterator(vm, report, &sm, &index);
+    }
     out.push("-- kickoff: the method itself creates the state machine, starts it and returns its task".into());
     out.extend(kickoff(vm, report, &sm));
     out.push(String::new());
@@ -244,7 +248,7 @@ fn move_next(vm: &Vm, report: &LoweringReport, sm: &StateMachine) -> Vec<String>
     for (ty, _, local) in &sm.awaiters {
         out.push(format!("            {} {local};", type_name(meta, *ty, owner)));
     }
-    let view = ClassicView { sm, result: result.map(|_| result_name.clone()) };
+    let view = ClassicView { sm, result: result.map(|_| result_name.clone()), yields: None };
     let body = Writer::new(report, meta, &view).body_lines(3);
     let needs_exit = body.iter().any(|l| l.trim_end().ends_with("goto <>exit;"));
     out.extend(body);
@@ -279,6 +283,8 @@ struct ClassicView<'a> {
     sm: &'a StateMachine,
     /// What `return v;` assigns (`result`, or the field it is kept in), if it has a value.
     result: Option<String>,
+    /// An async iterator's `yield return`s written so far (`None`: not an iterator).
+    yields: Option<std::cell::Cell<usize>>,
 }
 
 impl View for ClassicView<'_> {
@@ -326,7 +332,26 @@ impl View for ClassicView<'_> {
     }
 
     fn finally_guard(&self) -> Option<String> {
-        Some("num < 0".into())
+        Some(if self.yields.is_some() { "num == -1" } else { "num < 0" }.into())
+    }
+
+    fn yield_return_lines(&self, value: &str) -> Option<Vec<(isize, String)>> {
+        let count = self.yields.as_ref()?;
+        let j = count.get();
+        count.set(j + 1);
+        Some(vec![
+            (0, format!("<>2__current = {value};")),
+            (0, format!("num = (<>1__state = {});", -4 - j as i64)),
+            (0, "<>v__promiseOfValueOrEnd.SetResult(true);".into()),
+            (0, "return;".into()),
+            (-1, format!("<>resume_yield_{j}:")),
+            (0, "num = (<>1__state = -1);".into()),
+            (0, "if (<>w__disposeMode) goto <>exit;   // through the enclosing finally blocks".into()),
+        ])
+    }
+
+    fn yield_break_line(&self) -> Option<String> {
+        self.yields.as_ref().map(|_| "goto <>exit;   // yield break: through the enclosing finally blocks".into())
     }
 
     fn handler_await_note(&self) -> Option<String> {
@@ -338,8 +363,14 @@ impl View for ClassicView<'_> {
 fn hoisting(vm: &Vm, report: &LoweringReport, sm: &StateMachine, index: &ExpressionIndex) -> Vec<String> {
     let meta = &vm.meta;
     let mut rows: Vec<(String, String, String)> = Vec::new();
+    let iterator = report.source == LoweringSource::AsyncIterator;
     for p in &meta.method(report.method).params {
-        rows.push((p.name.clone(), p.name.clone(), "parameter: the kickoff copies it in (MoveNext runs on the state machine)".into()));
+        let why = if iterator {
+            format!("parameter: the kickoff keeps the argument in <>3__{}, GetAsyncEnumerator copies it in", p.name)
+        } else {
+            "parameter: the kickoff copies it in (MoveNext runs on the state machine)".into()
+        };
+        rows.push((p.name.clone(), p.name.clone(), why));
     }
     if sm.has_field("<>4__this") {
         rows.push(("this".into(), "<>4__this".into(), "the kickoff copies it in (the VM always does; Roslyn only if the body uses this)".into()));
@@ -465,4 +496,119 @@ fn sorted_fields(fields: &[(String, crate::runtime::clr_size::Layout)]) -> Vec<(
     let mut v = fields.to_vec();
     v.sort_by_key(|f| std::cmp::Reverse(f.1.align));
     v
+}
+
+/// An async iterator: the kickoff, the class with Roslyn's fields (those every async iterator
+/// has are the library base class's), `MoveNext` with the yield states, and `CopyParameters`.
+fn async_iterator(vm: &Vm, report: &LoweringReport, sm: &StateMachine, index: &ExpressionIndex) -> Vec<String> {
+    let meta = &vm.meta;
+    let md = meta.method(report.method);
+    let owner = md.owner;
+    let element = report.body.iterator.map_or_else(String::new, |t| type_name(meta, t, owner));
+    let mut out = vec!["-- kickoff: the method only creates the enumerable; nothing runs until MoveNextAsync".to_string()];
+    out.push(format!("[AsyncIteratorStateMachine(typeof({}))]", sm.name));
+    out.push(declaration(meta, report.method));
+    out.push("{".into());
+    out.push(format!("    {0} stateMachine = new {0}(-2);   // <>1__state = -2, <>l__initialThreadId = the current thread", sm.name));
+    if sm.has_field("<>4__this") {
+        out.push("    stateMachine.<>4__this = this;".into());
+    }
+    for p in &md.params {
+        out.push(format!("    stateMachine.<>3__{0} = {0};", p.name));
+    }
+    out.push("    return stateMachine;".into());
+    out.push("}".into());
+    out.push(String::new());
+    out.push("-- the state machine: a class, the enumerable and its first enumerator at once".into());
+    out.push("[CompilerGenerated]".into());
+    out.push(format!(
+        "private sealed class {} : IAsyncEnumerable<{element}>, IAsyncEnumerator<{element}>, IAsyncDisposable, IValueTaskSource<bool>, IValueTaskSource, IAsyncStateMachine",
+        sm.name
+    ));
+    out.push("{".into());
+    out.push("    // from AsyncIteratorStateMachine<T>, the VM's library base class of every async iterator:".into());
+    out.push("    //   public int <>1__state; public AsyncIteratorMethodBuilder <>t__builder;".into());
+    out.push(format!("    //   public ManualResetValueTaskSourceCore<bool> <>v__promiseOfValueOrEnd; private {element} <>2__current;"));
+    out.push("    //   private bool <>w__disposeMode; private CancellationTokenSource <>x__combinedTokens; private int <>l__initialThreadId;".into());
+    out.push("    //   GetAsyncEnumerator, MoveNextAsync, DisposeAsync, Current, the IValueTaskSource members".into());
+    for (name, ty) in ordered_fields(vm, report, sm) {
+        let shown = if name == "<>4__this" { type_name(meta, meta.type_def(owner).self_type, owner) } else { type_name(meta, ty, owner) };
+        out.push(format!("    private {shown} {name};{}", field_note(&name)));
+    }
+    out.push(String::new());
+    out.push("    private void MoveNext()".into());
+    out.push("    {".into());
+    out.push("        int num = <>1__state;".into());
+    let awaits = report.facts.awaits.len();
+    let yields = count_yields(&report.body.body);
+    out.push("        switch (num)".into());
+    out.push("        {".into());
+    for k in 0..awaits {
+        out.push(format!("            case {k}: goto <>resume_{k};"));
+    }
+    for j in 0..yields {
+        out.push(format!("            case {}: goto <>resume_yield_{j};", -4 - j as i64));
+    }
+    out.push("        }".into());
+    out.push("        try".into());
+    out.push("        {".into());
+    out.push("            if (<>w__disposeMode) goto <>exit;   // DisposeAsync before the first MoveNextAsync".into());
+    out.push("            num = (<>1__state = -1);".into());
+    for (ty, _, local) in &sm.awaiters {
+        out.push(format!("            {} {local};", type_name(meta, *ty, owner)));
+    }
+    let view = ClassicView { sm, result: None, yields: Some(std::cell::Cell::new(0)) };
+    out.extend(Writer::new(report, meta, &view).body_lines(3));
+    out.push("        }".into());
+    out.push("        catch (Exception exception)".into());
+    out.push("        {".into());
+    out.extend(finish_lines("exception"));
+    out.push("            return;".into());
+    out.push("        }".into());
+    out.push("    <>exit:".into());
+    out.extend(finish_lines(""));
+    out.push("    }".into());
+    out.push(String::new());
+    out.push("    // GetAsyncEnumerator's copy of the arguments into the enumerator it returns".into());
+    out.push("    protected override void CopyParameters(CancellationToken cancellationToken)".into());
+    out.push("    {".into());
+    for p in &md.params {
+        out.push(format!("        {0} = <>3__{0};", p.name));
+    }
+    out.push("    }".into());
+    out.push("}".into());
+    out.push(String::new());
+    out.extend(hoisting(vm, report, sm, index));
+    out
+}
+
+/// The end of an async iterator's `MoveNext`: finished, or failed with `exception`.
+fn finish_lines(exception: &str) -> Vec<String> {
+    let indent = if exception.is_empty() { "        " } else { "            " };
+    let complete = if exception.is_empty() { "SetResult(false)".to_string() } else { format!("SetException({exception})") };
+    [
+        "<>1__state = -2;",
+        "if (<>x__combinedTokens != null) { <>x__combinedTokens.Dispose(); <>x__combinedTokens = null; }",
+        "<>2__current = default;",
+        "<>t__builder.Complete();",
+    ]
+    .iter()
+    .map(|l| format!("{indent}{l}"))
+    .chain(std::iter::once(format!("{indent}<>v__promiseOfValueOrEnd.{complete};")))
+    .collect()
+}
+
+/// The `yield return` statements of a body.
+fn count_yields(s: &crate::compiler::bound::BStmt) -> usize {
+    use crate::compiler::bound::SKind;
+    match &s.kind {
+        SKind::YieldReturn(_) => 1,
+        SKind::Try { body, catches, finally } => {
+            count_yields(body) + catches.iter().map(|c| count_yields(&c.body)).sum::<usize>() + finally.as_deref().map_or(0, count_yields)
+        }
+        SKind::Block { stmts, .. } => stmts.iter().map(count_yields).sum(),
+        SKind::If { then, otherwise, .. } => count_yields(then) + otherwise.as_deref().map_or(0, count_yields),
+        SKind::Loop { body, .. } => count_yields(body),
+        _ => 0,
+    }
 }

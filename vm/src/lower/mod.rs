@@ -139,6 +139,9 @@ fn lowering_reason(report: &LoweringReport, options: &LowerOptions) -> String {
         Lowering::Runtime => "runtime",
     };
     match (report.source, options.lowering_chosen_by) {
+        (LoweringSource::AsyncIterator, _) => {
+            "classic, always: an async iterator is Roslyn's state machine under either --lowering (ARCHITECTURE.md: async iterators)".into()
+        }
         (LoweringSource::Attribute, _) => {
             let arg = report.lowering == Lowering::Runtime;
             format!("{name}, from [RuntimeAsyncMethodGeneration({arg})] on the method (it overrides --lowering)")

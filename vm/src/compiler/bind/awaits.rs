@@ -12,6 +12,12 @@ impl MethodBinder<'_> {
     /// `await e`.
     pub fn bind_await(&mut self, inner: &ast::Expr, span: Span) -> BExpr {
         let operand = self.bind_expr(inner);
+        self.bind_await_of(operand, span)
+    }
+
+    /// `await operand` for an operand already bound (also what `await foreach` and `await
+    /// using` await).
+    pub fn bind_await_of(&mut self, operand: BExpr, span: Span) -> BExpr {
         if operand.is_error() {
             return operand;
         }

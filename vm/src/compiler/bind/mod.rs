@@ -5,6 +5,7 @@
 //! (they share the method's locals table, so captures are visible to the emitter).
 
 pub mod arg_order;
+pub mod async_streams;
 pub mod awaits;
 pub mod call;
 pub mod conditional_logical;
@@ -435,6 +436,10 @@ impl<'c> MethodBinder<'c> {
             }
             ast::Body::Block(b) => {
                 let s = self.bind_block(b);
+                if self.func.is_async && self.async_iterator_element(self.func.return_type).is_some() {
+                    self.report_async_iterator_without_yield(&s, b.span);
+                    return s;
+                }
                 self.check_all_paths_return(&s, b.span);
                 s
             }
@@ -653,12 +658,52 @@ impl<'c> MethodBinder<'c> {
         if ret == wk.ienumerable || ret == wk.ienumerator {
             return wk.object;
         }
+        if let Some(element) = self.async_iterator_element(ret) {
+            if self.func.is_async {
+                return element;
+            }
+            let name = self.func_display_name();
+            let shown = self.c.meta.cs_short_name(ret);
+            let md = self.c.meta.method(self.func.method);
+            let span = if matches!(md.kind, MethodKind::Ordinary) && md.span != Span::default() { md.span } else { span };
+            self.error(span, "CS8403", format!("Method '{name}' with an iterator block must be 'async' to return '{shown}'"));
+            return TypeId::ERROR;
+        }
         if ret != TypeId::ERROR {
             let name = self.func_display_name();
-            let shown = self.type_name(ret);
+            let shown = self.c.meta.cs_short_name(ret);
+            let md = self.c.meta.method(self.func.method);
+            // Roslyn reports it at the method's name.
+            let span = if matches!(md.kind, MethodKind::Ordinary) && md.span != Span::default() { md.span } else { span };
             self.error(span, "CS1624", format!("The body of '{name}' cannot be an iterator block because '{shown}' is not an iterator interface type"));
         }
         TypeId::ERROR
+    }
+
+    /// CS8419/CS8420: an async method returning `IAsyncEnumerable<T>` or `IAsyncEnumerator<T>`
+    /// must be an iterator.
+    fn report_async_iterator_without_yield(&mut self, body: &BStmt, span: Span) {
+        let md = self.c.meta.method(self.func.method);
+        let span = if matches!(md.kind, MethodKind::Ordinary) && md.span != Span::default() { md.span } else { span };
+        if super::emit::classic::contains_await(body) {
+            self.error(span, "CS8419", "The body of an async-iterator method must contain a 'yield' statement.");
+        } else {
+            self.error(
+                span,
+                "CS8420",
+                "The body of an async-iterator method must contain a 'yield' statement. Consider removing 'async' from the method declaration or adding a 'yield' statement.",
+            );
+        }
+    }
+
+    /// `T` of `IAsyncEnumerable<T>` / `IAsyncEnumerator<T>`, what an async iterator returns.
+    fn async_iterator_element(&self, ret: TypeId) -> Option<TypeId> {
+        let d = self.c.meta.type_def(self.c.meta.types.def_of(ret)?);
+        let is_async_iterator_type = d.namespace == "System.Collections.Generic" && (d.name == "IAsyncEnumerable" || d.name == "IAsyncEnumerator");
+        if !is_async_iterator_type {
+            return None;
+        }
+        self.c.meta.types.args_of(ret).first().copied()
     }
 
     /// Reports CS0161 when a non-void method's end is reachable.

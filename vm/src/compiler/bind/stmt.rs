@@ -65,7 +65,7 @@ impl MethodBinder<'_> {
             let s = &stmts[i];
             if let StmtKind::LocalVar(d) = &s.kind {
                 if d.is_using {
-                    out.push(self.bind_using_var(d, &stmts[i + 1..], s.span));
+                    out.push(self.bind_using_var(d, &stmts[i + 1..], s.span, d.is_await));
                     break;
                 }
             }
@@ -116,8 +116,7 @@ impl MethodBinder<'_> {
             StmtKind::For { init, cond, update, body } => return self.bind_for(init, cond.as_ref(), update, body, span),
             StmtKind::Foreach { is_await, target, collection, body } => {
                 if *is_await {
-                    self.error(span, "CS8000", "'await foreach' is not supported by cs-lite");
-                    return BStmt::new(SKind::Empty, span);
+                    return self.bind_await_foreach(target, collection, body, span);
                 }
                 return self.bind_foreach(target, collection, body, span);
             }
@@ -155,7 +154,7 @@ impl MethodBinder<'_> {
                 return BStmt::new(SKind::Block { stmts: vec![BStmt::new(SKind::Label(l), label.span), inner], locals: Vec::new() }, span);
             }
             StmtKind::Try { block, catches, finally } => self.bind_try(block, catches, finally.as_ref()),
-            StmtKind::Using { resource, body } => return self.bind_using(resource, body, span),
+            StmtKind::Using { is_await, resource, body } => return self.bind_using(*is_await, resource, body, span),
             StmtKind::Lock { expr, body } => return self.bind_lock(expr, body, span),
             StmtKind::YieldReturn(e) => match self.func.iterator_element {
                 Some(elem) => SKind::YieldReturn(self.bind_expr_to(e, elem)),
@@ -504,7 +503,7 @@ impl MethodBinder<'_> {
     }
 
     /// The per-iteration block: declares the iteration variable(s), then the body.
-    fn foreach_body(&mut self, target: &ast::ForeachTarget, current: BExpr, body: &ast::Stmt, brk: LabelId, cont: LabelId, span: Span) -> BStmt {
+    pub fn foreach_body(&mut self, target: &ast::ForeachTarget, current: BExpr, body: &ast::Stmt, brk: LabelId, cont: LabelId, span: Span) -> BStmt {
         self.push_scope();
         let mut stmts = Vec::new();
         match target {
@@ -626,22 +625,22 @@ impl MethodBinder<'_> {
 
     // ---- using and lock ------------------------------------------------------------------
 
-    fn bind_using(&mut self, resource: &ast::UsingResource, body: &ast::Stmt, span: Span) -> BStmt {
+    fn bind_using(&mut self, is_await: bool, resource: &ast::UsingResource, body: &ast::Stmt, span: Span) -> BStmt {
         self.push_scope();
-        let (decls, resources) = match resource {
+        let (decls, resources, resource_span) = match resource {
             ast::UsingResource::Decl(d) => {
                 let decl = self.bind_local_decl(d, span);
                 let locals = self.scope_locals_tail(d.declarators.len());
-                (vec![decl], locals)
+                (vec![decl], locals, d.span)
             }
             ast::UsingResource::Expr(e) => {
                 let v = self.bind_expr(e);
                 let t = self.temp(v.ty, span);
-                (vec![BStmt::new(SKind::Local { local: t, init: Some(v) }, span)], vec![t])
+                (vec![BStmt::new(SKind::Local { local: t, init: Some(v) }, span)], vec![t], e.span)
             }
         };
         let inner = self.bind_embedded(body);
-        let wrapped = self.wrap_disposals(inner, &resources, span);
+        let wrapped = self.wrap_disposals(inner, &resources, if is_await { Some(resource_span) } else { None }, span);
         let locals = self.pop_scope();
         let mut stmts = decls;
         stmts.push(wrapped);
@@ -654,18 +653,27 @@ impl MethodBinder<'_> {
         (total.saturating_sub(n)..total).map(|i| LocalId(i as u32)).filter(|l| self.locals[l.0 as usize].kind == LocalKind::User).collect()
     }
 
-    /// `try { inner } finally { dispose each resource, last first }`.
-    fn wrap_disposals(&mut self, inner: BStmt, resources: &[LocalId], span: Span) -> BStmt {
+    /// `try { inner } finally { dispose each resource, last first }`; `awaited` (the
+    /// resource's span) for `await using`, which awaits `DisposeAsync()`.
+    fn wrap_disposals(&mut self, inner: BStmt, resources: &[LocalId], awaited: Option<Span>, span: Span) -> BStmt {
         let mut body = inner;
         for &r in resources.iter().rev() {
             let e = self.local_expr(r, span);
-            match self.dispose_call(e.clone(), span) {
+            let dispose = match awaited {
+                Some(_) if !self.func.is_async => {
+                    self.bind_await_of(e.clone(), span);
+                    return body;
+                }
+                Some(_) => self.async_dispose_call(e.clone(), span),
+                None => self.dispose_call(e.clone(), span),
+            };
+            match dispose {
                 Some(d) => body = BStmt::new(SKind::Try { body: Box::new(body), catches: Vec::new(), finally: Some(Box::new(d)) }, span),
+                None if e.is_error() => {}
+                None if awaited.is_some() => self.report_not_async_disposable(e.ty, awaited.unwrap_or(span)),
                 None => {
-                    if !e.is_error() {
-                        let shown = self.type_name(e.ty);
-                        self.error(span, "CS1674", format!("'{shown}': type used in a using statement must implement 'System.IDisposable'."));
-                    }
+                    let shown = self.type_name(e.ty);
+                    self.error(span, "CS1674", format!("'{shown}': type used in a using statement must implement 'System.IDisposable'."));
                 }
             }
         }
@@ -673,13 +681,14 @@ impl MethodBinder<'_> {
     }
 
     /// `using var x = ...;` followed by the rest of the block.
-    fn bind_using_var(&mut self, d: &ast::LocalVarDecl, rest: &[ast::Stmt], span: Span) -> BStmt {
+    fn bind_using_var(&mut self, d: &ast::LocalVarDecl, rest: &[ast::Stmt], span: Span, is_await: bool) -> BStmt {
         let decl = self.bind_local_decl(d, span);
         let resources = self.scope_locals_tail(d.declarators.len());
         let rest_stmts = self.bind_stmt_list(rest);
         let rest_span = rest.first().map_or(span, |s| s.span.to(rest.last().map_or(s.span, |l| l.span)));
         let inner = BStmt::new(SKind::Block { stmts: rest_stmts, locals: Vec::new() }, rest_span);
-        let wrapped = self.wrap_disposals(inner, &resources, span);
+        let declaration = Span { start: d.ty.span.start, end: d.span.end };
+        let wrapped = self.wrap_disposals(inner, &resources, is_await.then_some(declaration), span);
         BStmt::new(SKind::Block { stmts: vec![decl, wrapped], locals: Vec::new() }, span)
     }
 

@@ -100,7 +100,7 @@ fn visit_stmt(s: &ast::Stmt, fe: &mut dyn FnMut(&ast::Expr), fs: &mut dyn FnMut(
                 f.stmts.iter().for_each(|x| visit_stmt(x, fe, fs));
             }
         }
-        StmtKind::Using { resource, body } => {
+        StmtKind::Using { resource, body, .. } => {
             match resource {
                 ast::UsingResource::Decl(d) => d.declarators.iter().filter_map(|d| d.init.as_ref()).for_each(|e| visit_expr(e, fe)),
                 ast::UsingResource::Expr(e) => visit_expr(e, fe),

@@ -44,6 +44,8 @@ pub struct StateMachine {
     pub pending_fields: u16,
     /// Filled in when the kickoff creates the state machine (its display).
     pub layout: Option<Layout>,
+    /// Set for an async iterator (`emit/async_iterator.rs`).
+    pub iterator: Option<super::async_iterator::AsyncIterator>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -69,6 +71,10 @@ pub struct MoveNextState {
     pub next_pending: u16,
     /// `<>u__N`: one field per awaiter type, as Roslyn shares them between awaits.
     pub awaiter_fields: Vec<(TypeId, u16)>,
+    /// The next suspension's spill plan (awaits and an async iterator's `yield return`s).
+    pub next_plan: u16,
+    /// An async iterator's `yield return` resume points (state `-4 - j`).
+    pub yield_resume: Vec<LabelId>,
     /// What the spill planning needs to know about the registers.
     pub sites: AwaitSites,
 }
@@ -100,7 +106,7 @@ impl Compiler {
         }
         let name = self.state_machine_name(m);
         let pending_fields = count_finally_awaits(&body.body);
-        shared.state_machine = Some(StateMachine { name, function: index, builder, result, pending_fields, layout: None });
+        shared.state_machine = Some(StateMachine { name, function: index, builder, result, pending_fields, layout: None, iterator: None });
         let ret = self.meta.method(m).ret;
         let span = body.body.span;
         let start = BExpr::new(BKind::StartStateMachine, ret, span);
@@ -117,8 +123,15 @@ impl Compiler {
         self.plan_spills(&mut f, layout.def, &sites);
         self.meta.kickoff_of.insert(move_next, m);
         self.install_function(move_next, f);
-        let lowered =
-            super::report::Lowered { method: m, body, emitted: &body_without_params.body, shared, code_method: move_next, state_machine: Some(layout.def) };
+        let lowered = super::report::Lowered {
+            method: m,
+            body,
+            emitted: &body_without_params.body,
+            shared,
+            code_method: move_next,
+            state_machine: Some(layout.def),
+            async_iterator: false,
+        };
         self.record_lowering(lowered, notes);
         let empty = BoundBody { body: BStmt::new(SKind::Empty, span), params: Vec::new(), iterator: None, async_result: None };
         let f = FnBuilder::build(self, shared, u32::MAX, set_state_machine, &empty, EnvKind::Nested(NestedEnv::This));
@@ -132,7 +145,7 @@ impl Compiler {
     /// a field named as Roslyn names it: `<x>5__N` for a user local, `<>8__N` for a
     /// display (closure) reference, `<>s__N` for a spilled temporary. A local keeps its
     /// field across sites; temporaries reuse theirs by position.
-    fn plan_spills(&mut self, f: &mut crate::bytecode::Function, def: TypeDefId, sites: &AwaitSites) {
+    pub(super) fn plan_spills(&mut self, f: &mut crate::bytecode::Function, def: TypeDefId, sites: &AwaitSites) {
         let live = crate::bytecode::liveness::registers_across_awaits(f, &self.meta, sites.body_start);
         let object = self.meta.well_known.object;
         let mut local_fields: Vec<(Reg, u16)> = Vec::new();
@@ -200,7 +213,7 @@ impl Compiler {
     }
 
     /// `MoveNext` / `SetStateMachine` of the state machine class.
-    fn state_machine_method(&mut self, def: TypeDefId, name: &str, m: MethodId) -> MethodId {
+    pub(super) fn state_machine_method(&mut self, def: TypeDefId, name: &str, m: MethodId) -> MethodId {
         let md = self.meta.method(m).clone();
         let params = if name == "SetStateMachine" {
             let ty = self.state_machine_interface().map_or(TypeId::ERROR, |d| self.meta.type_def(d).self_type);
@@ -231,7 +244,7 @@ impl Compiler {
         self.namespaces.find_type("System.Runtime.CompilerServices", "IAsyncStateMachine", 0)
     }
 
-    fn implement_state_machine_interface(&mut self, def: TypeDefId, move_next: MethodId, set_state_machine: MethodId) {
+    pub(super) fn implement_state_machine_interface(&mut self, def: TypeDefId, move_next: MethodId, set_state_machine: MethodId) {
         let Some(iface) = self.state_machine_interface() else { return };
         let iface_type = self.meta.type_def(iface).self_type;
         let iface_methods = self.meta.type_def(iface).methods.clone();
@@ -249,6 +262,9 @@ impl FnBuilder<'_> {
     /// the layout once the display exists.
     pub fn state_machine_fields(&mut self) -> Vec<(String, TypeId)> {
         let Some(sm) = self.shared.state_machine.clone() else { return Vec::new() };
+        if sm.iterator.is_some() {
+            return self.async_iterator_fields(sm.pending_fields);
+        }
         let int = self.c.meta.well_known.int32;
         let object = self.c.meta.well_known.object;
         let mut fields = vec![("<>1__state".to_string(), int), ("<>t__builder".to_string(), sm.builder), (SELF_REFERENCE_FIELD.to_string(), object)];
@@ -263,13 +279,16 @@ impl FnBuilder<'_> {
     pub fn record_state_machine_layout(&mut self, display: DisplayId, first_field: u16) {
         let def = self.shared.displays[display.0 as usize].def;
         self.c.meta.type_defs[def.index()].flags.set(Flags::STATE_MACHINE);
+        if self.shared.state_machine.as_ref().is_some_and(|sm| sm.iterator.is_some()) {
+            return self.record_async_iterator_layout(display, def, first_field);
+        }
         if let Some(sm) = &mut self.shared.state_machine {
             sm.layout =
                 Some(Layout { display, def, state: first_field, builder: first_field + 1, this_machine: first_field + 2, first_pending: first_field + 3 });
         }
     }
 
-    fn layout(&self) -> Option<Layout> {
+    pub(super) fn layout(&self) -> Option<Layout> {
         self.shared.state_machine.as_ref().and_then(|s| s.layout)
     }
 
@@ -277,6 +296,9 @@ impl FnBuilder<'_> {
     /// sm.<>t__builder.Start(ref sm); return sm.<>t__builder.Task;`
     pub fn emit_start_state_machine(&mut self, dst: Reg) {
         let (Some(layout), Some(sm)) = (self.layout(), self.shared.state_machine.clone()) else { return };
+        if sm.iterator.is_some() {
+            return self.emit_start_async_iterator(layout, dst);
+        }
         let machine = self.display_value(layout.display);
         let m = self.mark();
         if let Some(create) = self.builder_method(sm.builder, "Create", 0) {
@@ -304,7 +326,7 @@ impl FnBuilder<'_> {
 
     /// `builder.M(args)` on the builder stored in the state machine (a struct field:
     /// called in place).
-    fn call_on_builder(&mut self, machine: Reg, slot: u16, method: MethodId, owner: TypeId, type_args: &[TypeId], args: &[Reg]) -> Reg {
+    pub(super) fn call_on_builder(&mut self, machine: Reg, slot: u16, method: MethodId, owner: TypeId, type_args: &[TypeId], args: &[Reg]) -> Reg {
         let base = self.alloc_reg();
         self.emit(Op::LoadField { dst: base, obj: machine, slot });
         for &a in args {
@@ -336,7 +358,7 @@ impl FnBuilder<'_> {
         base
     }
 
-    fn builder_method(&self, builder: TypeId, name: &str, params: usize) -> Option<MethodId> {
+    pub(super) fn builder_method(&self, builder: TypeId, name: &str, params: usize) -> Option<MethodId> {
         let def = self.c.meta.types.def_of(builder)?;
         self.c.meta.type_def(def).methods.iter().copied().find(|&m| {
             let md = self.c.meta.method(m);
@@ -358,8 +380,24 @@ impl FnBuilder<'_> {
         let body_start = self.pc() as usize;
         self.emit(Op::Switch { src: num, table });
         let sites = AwaitSites { body_start, locals: self.local_register_names(), displays: Vec::new() };
-        self.classic = Some(MoveNextState { num, resume: Vec::new(), epilogue, result, next_pending: layout.first_pending, awaiter_fields: Vec::new(), sites });
+        self.classic = Some(MoveNextState {
+            num,
+            resume: Vec::new(),
+            epilogue,
+            result,
+            next_pending: layout.first_pending,
+            awaiter_fields: Vec::new(),
+            next_plan: 0,
+            yield_resume: Vec::new(),
+            sites,
+        });
+        let is_iterator = self.shared.state_machine.as_ref().is_some_and(|sm| sm.iterator.is_some());
         let start = Target(self.pc());
+        let body_label = self.new_label();
+        self.place_label(body_label);
+        if is_iterator {
+            self.emit_async_iterator_start(epilogue);
+        }
         self.emit_stmt(body);
         self.emit_goto(epilogue);
         let end = Target(self.pc());
@@ -375,7 +413,9 @@ impl FnBuilder<'_> {
         });
         self.place_label(handler_entry);
         self.set_state(-2);
-        if let Some(set_exception) = self.state_machine_builder_method("SetException", 1) {
+        if is_iterator {
+            self.emit_async_iterator_finish(Some(exc));
+        } else if let Some(set_exception) = self.state_machine_builder_method("SetException", 1) {
             let machine = self.display_value(layout.display);
             let builder = self.shared.state_machine.as_ref().map_or(TypeId::ERROR, |s| s.builder);
             self.call_on_builder(machine, layout.builder, set_exception, builder, &[], &[exc]);
@@ -383,7 +423,9 @@ impl FnBuilder<'_> {
         self.emit(Op::ReturnVoid);
         self.place_label(epilogue);
         self.set_state(-2);
-        if let Some(set_result) = self.state_machine_builder_method("SetResult", usize::from(result.is_some())) {
+        if is_iterator {
+            self.emit_async_iterator_finish(None);
+        } else if let Some(set_result) = self.state_machine_builder_method("SetResult", usize::from(result.is_some())) {
             let machine = self.display_value(layout.display);
             let builder = self.shared.state_machine.as_ref().map_or(TypeId::ERROR, |s| s.builder);
             let args: Vec<Reg> = result.into_iter().collect();
@@ -392,6 +434,9 @@ impl FnBuilder<'_> {
         self.emit(Op::ReturnVoid);
         let resume: Vec<Target> = self.classic.as_ref().map(|c| c.resume.iter().map(|l| Target(l.0)).collect()).unwrap_or_default();
         self.set_table_targets(table, resume);
+        if is_iterator {
+            self.add_yield_states(table, Target(body_label.0));
+        }
     }
 
     fn state_machine_builder_method(&self, name: &str, params: usize) -> Option<MethodId> {
@@ -400,7 +445,7 @@ impl FnBuilder<'_> {
     }
 
     /// `num = <>1__state = value`.
-    fn set_state(&mut self, value: i32) {
+    pub(super) fn set_state(&mut self, value: i32) {
         let Some(layout) = self.layout() else { return };
         let Some(num) = self.classic.as_ref().map(|c| c.num) else { return };
         self.emit(Op::LoadI32 { dst: num, value });
@@ -439,11 +484,8 @@ impl FnBuilder<'_> {
         let k = self.classic.as_ref().map_or(0, |c| c.resume.len()) as i32;
         self.set_state(k);
         let machine = self.display_value(layout.display);
-        let open_displays: Vec<Reg> = self.display_regs.iter().map(|&(_, r)| r).collect();
-        if let Some(c) = &mut self.classic {
-            c.sites.displays.extend(open_displays);
-        }
-        self.emit(Op::SpillToFields { obj: machine, plan: k as u16 });
+        let plan = self.next_spill_plan();
+        self.emit(Op::SpillToFields { obj: machine, plan });
         let awaiter_ty = parts.get_awaiter.ty;
         let field = self.awaiter_field(layout.def, awaiter_ty);
         self.emit(Op::StoreField { obj: machine, slot: field, src: awaiter });
@@ -462,13 +504,23 @@ impl FnBuilder<'_> {
         if let Some(c) = &mut self.classic {
             c.resume.push(resume);
         }
-        self.emit(Op::ReloadFromFields { obj: machine, plan: k as u16 });
+        self.emit(Op::ReloadFromFields { obj: machine, plan });
         self.emit(Op::LoadField { dst: awaiter, obj: machine, slot: field });
         self.write_local(parts.awaiter, awaiter);
         self.set_state(-1);
         self.place_label(done);
         self.free_to(m);
         self.emit_into(&parts.get_result, dst);
+    }
+
+    /// The spill plan of the next suspension point; what is open there (closure displays)
+    /// is noted for naming the fields.
+    pub(super) fn next_spill_plan(&mut self) -> u16 {
+        let open_displays: Vec<Reg> = self.display_regs.iter().map(|&(_, r)| r).collect();
+        let Some(c) = &mut self.classic else { return 0 };
+        c.sites.displays.extend(open_displays);
+        c.next_plan += 1;
+        c.next_plan - 1
     }
 
     /// `<>u__N` for awaiters of type `ty`.
@@ -512,6 +564,14 @@ impl FnBuilder<'_> {
     /// itself awaits (its registers do not survive the suspension).
     pub fn emit_finally_guard(&mut self, skip: LabelId) {
         let Some(num) = self.classic.as_ref().map(|c| c.num) else { return };
+        if self.shared.state_machine.as_ref().is_some_and(|sm| sm.iterator.is_some()) {
+            // An async iterator also suspends at `yield return` (state -4 - j): run the
+            // block only while running (Roslyn: `if (num == -1)`).
+            let running = self.alloc_reg();
+            self.emit(Op::LoadI32 { dst: running, value: -1 });
+            self.emit_jump(Op::JumpIfNe { a: num, b: running, target: Target(0) }, skip);
+            return;
+        }
         let zero = self.alloc_reg();
         self.emit(Op::LoadI32 { dst: zero, value: 0 });
         self.emit_jump(Op::JumpIfGe { a: num, b: zero, target: Target(0) }, skip);
@@ -535,7 +595,7 @@ impl FnBuilder<'_> {
 }
 
 /// `finally` blocks with an `await` in them.
-fn count_finally_awaits(s: &BStmt) -> u16 {
+pub(super) fn count_finally_awaits(s: &BStmt) -> u16 {
     match &s.kind {
         SKind::Try { body, catches, finally } => {
             let own = finally.as_ref().map_or(0, |f| u16::from(contains_await(f)) + count_finally_awaits(f));

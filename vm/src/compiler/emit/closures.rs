@@ -201,7 +201,8 @@ impl FnBuilder<'_> {
         let needs_ctx = is_method && self.shared.has_generic_context;
         let extra = self.state_machine_fields();
         let name = self.shared.state_machine.as_ref().map_or_else(String::new, |sm| sm.name.clone());
-        let (id, first) = self.create_display_named(&locals, needs_this, needs_ctx, &name, &extra);
+        let base = self.shared.state_machine.as_ref().and_then(|sm| sm.iterator.as_ref()).map(|it| it.base);
+        let (id, first) = self.create_display_named(&locals, needs_this, needs_ctx, &name, &extra, base);
         if is_method {
             self.shared.root_display = Some(id);
         }
@@ -209,7 +210,8 @@ impl FnBuilder<'_> {
         let reg = self.display_register(id);
         for &p in params {
             let Some(&pr) = self.local_regs.get(&p) else { continue };
-            let slot = self.shared.displays[id.0 as usize].slots[&p];
+            // An async iterator keeps the arguments in <>3__p until GetAsyncEnumerator.
+            let slot = self.argument_copy_slot(p).unwrap_or(self.shared.displays[id.0 as usize].slots[&p]);
             self.emit(Op::StoreField { obj: reg, slot, src: pr });
         }
         if let (Some(slot), Some(this)) = (self.shared.displays[id.0 as usize].this_slot, self.this_reg) {
@@ -241,12 +243,22 @@ impl FnBuilder<'_> {
     pub fn create_display(&mut self, locals: &[LocalId], with_this: bool, with_ctx: bool) -> DisplayId {
         let ordinal = self.c.method_ordinal(self.shared.method);
         let name = format!("<>c__DisplayClass{ordinal}_{}", self.shared.displays.len());
-        self.create_display_named(locals, with_this, with_ctx, &name, &[]).0
+        self.create_display_named(locals, with_this, with_ctx, &name, &[], None).0
     }
 
     /// A display class called `name` with `extra` fields before the locals' (a state
-    /// machine's own); returns it and the slot of the first extra field.
-    pub fn create_display_named(&mut self, locals: &[LocalId], with_this: bool, with_ctx: bool, name: &str, extra: &[(String, TypeId)]) -> (DisplayId, u16) {
+    /// machine's own), derived from `base` (an async iterator's) if given, whose fields
+    /// come first; returns it and the slot of the first extra field.
+    pub fn create_display_named(
+        &mut self,
+        locals: &[LocalId],
+        with_this: bool,
+        with_ctx: bool,
+        name: &str,
+        extra: &[(String, TypeId)],
+        base: Option<TypeId>,
+    ) -> (DisplayId, u16) {
+        let offset = base.and_then(|b| self.c.meta.types.def_of(b)).map_or(0, |d| self.c.meta.type_def(d).instance_slots as usize);
         let parent = self.innermost_display();
         let owner = self.c.meta.method(self.shared.method).owner;
         let n = self.shared.displays.len();
@@ -254,27 +266,30 @@ impl FnBuilder<'_> {
         let mut fields: Vec<(String, TypeId)> = Vec::new();
         let parent_slot = parent.map(|_| {
             fields.push(("<>parent".into(), object));
-            (fields.len() - 1) as u16
+            (offset + fields.len() - 1) as u16
         });
         let this_slot = with_this.then(|| {
             fields.push(("<>4__this".into(), object));
-            (fields.len() - 1) as u16
+            (offset + fields.len() - 1) as u16
         });
         let ctx_slot = with_ctx.then(|| {
             fields.push(("<>ctx".into(), object));
-            (fields.len() - 1) as u16
+            (offset + fields.len() - 1) as u16
         });
-        let first_extra = fields.len() as u16;
+        let first_extra = (offset + fields.len()) as u16;
         fields.extend(extra.iter().cloned());
         let mut slots = HashMap::new();
         for (k, &l) in locals.iter().enumerate() {
             let info = &self.shared.locals[l.0 as usize];
             let field_name = if extra.is_empty() { info.name.clone() } else { state_machine_field_name(&info.name, info.kind, k) };
             fields.push((field_name, info.ty));
-            slots.insert(l, (fields.len() - 1) as u16);
+            slots.insert(l, (offset + fields.len() - 1) as u16);
             self.shared.local_display.insert(l, DisplayId(n as u32));
         }
         let (def, ty) = self.c.new_display_class(owner, name, &fields);
+        if let Some(b) = base {
+            self.c.derive_display_class(def, b);
+        }
         let id = DisplayId(n as u32);
         self.shared.displays.push(DisplayInfo { ty, def, slots, parent_slot, parent, this_slot, ctx_slot });
         let reg = self.alloc_reg();
@@ -557,6 +572,22 @@ impl crate::compiler::Compiler {
             self.meta.type_defs[def.index()].fields.push(f);
         }
         (def, self_type)
+    }
+
+    /// Makes display class `def` derive from `base` (an async iterator's state machine from
+    /// `AsyncIteratorStateMachine<T>`): its fields come after the base's, its vtable starts
+    /// as the base's.
+    pub fn derive_display_class(&mut self, def: TypeDefId, base: TypeId) {
+        let Some(base_def) = self.meta.types.def_of(base) else { return };
+        let offset = self.meta.type_def(base_def).instance_slots;
+        let vtable = self.meta.type_def(base_def).vtable.clone();
+        for f in self.meta.type_def(def).fields.clone() {
+            self.meta.fields[f.0 as usize].slot += offset;
+        }
+        let td = &mut self.meta.type_defs[def.index()];
+        td.base = Some(base);
+        td.instance_slots += offset;
+        td.vtable = vtable;
     }
 
     /// Makes a nested function's metadata match how it is entered: an instance method of

@@ -87,7 +87,7 @@ impl FnBuilder<'_> {
     }
 
     /// Copies a struct read from storage (value semantics).
-    fn copy_if_struct(&mut self, r: Reg, ty: TypeId) -> Reg {
+    pub(super) fn copy_if_struct(&mut self, r: Reg, ty: TypeId) -> Reg {
         if self.is_struct_type(ty) || self.is_type_param(ty) {
             let d = self.alloc_reg();
             self.emit(Op::CopyStruct { dst: d, src: r });

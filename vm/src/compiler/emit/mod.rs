@@ -5,6 +5,7 @@
 //! the handler table, jump tables and the span side table. Captured locals live in
 //! display objects ([`closures`]); `try`/`finally` and jumps out of it are in [`stmt`].
 
+mod async_iterator;
 mod awaits;
 pub mod classic;
 mod closures;
@@ -150,6 +151,9 @@ impl Compiler {
     /// method `<M>d__N` with the same signature, and `M` itself just returns an
     /// `Iterator<T>` over its arguments.
     fn build_function(&mut self, shared: &mut MethodShared, index: u32, m: MethodId, body: &BoundBody, env: EnvKind) {
+        if let (Some(_), Some(element)) = (body.async_result, body.iterator) {
+            return self.build_async_iterator(shared, index, m, body, env, element);
+        }
         if let Some(result) = body.async_result {
             return self.build_async_function(shared, index, m, body, env, result);
         }
@@ -179,7 +183,7 @@ impl Compiler {
         let code = self.runtime_async_body(m);
         let (f, notes) = FnBuilder::build_with_notes(self, shared, index, m, body, env.clone());
         self.install_function(code, f);
-        let lowered = report::Lowered { method: m, body, emitted: &body.body, shared, code_method: code, state_machine: None };
+        let lowered = report::Lowered { method: m, body, emitted: &body.body, shared, code_method: code, state_machine: None, async_iterator: false };
         self.record_lowering(lowered, notes);
         let ret = self.meta.method(m).ret;
         let span = body.body.span;

@@ -246,6 +246,8 @@ pub(super) struct Lowered<'a> {
     pub shared: &'a MethodShared,
     pub code_method: MethodId,
     pub state_machine: Option<TypeDefId>,
+    /// An async iterator's (always the classic state machine).
+    pub async_iterator: bool,
 }
 
 impl Compiler {
@@ -255,7 +257,11 @@ impl Compiler {
         if self.is_library(self.meta.method(lowered.method).file) {
             return;
         }
-        let (lowering, source) = self.lowering_choice(lowered.method);
+        let (lowering, source) = if lowered.async_iterator {
+            (super::super::Lowering::Classic, super::super::LoweringSource::AsyncIterator)
+        } else {
+            self.lowering_choice(lowered.method)
+        };
         self.lowering_reports.push(LoweringReport {
             method: lowered.method,
             lowering,

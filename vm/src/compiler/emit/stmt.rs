@@ -21,6 +21,8 @@ impl FnBuilder<'_> {
             SKind::Local { local, init } => self.emit_local_init(*local, init.as_ref()),
             SKind::If { cond, then, otherwise } => self.emit_if(cond, then, otherwise.as_deref()),
             SKind::Loop { cond, body, update, brk, cont, test_first } => self.emit_loop(cond.as_ref(), body, update, *brk, *cont, *test_first),
+            SKind::YieldReturn(e) if self.classic.is_some() => self.emit_async_yield_return(e),
+            SKind::YieldBreak if self.classic.is_some() => self.emit_async_yield_break(),
             SKind::YieldReturn(e) => self.emit_yield_return(e),
             SKind::YieldBreak => self.emit_return(None),
             SKind::Return(v) if self.classic.is_some() => self.emit_classic_return(v.as_ref()),

@@ -32,6 +32,15 @@ pub trait View {
     fn finally_guard(&self) -> Option<String>;
     /// A comment for a `catch`/`finally` block that contains an `await`.
     fn handler_await_note(&self) -> Option<String>;
+    /// `yield return value;` as lowered (lines with their indentation relative to the
+    /// statement), if the view lowers it.
+    fn yield_return_lines(&self, _value: &str) -> Option<Vec<(isize, String)>> {
+        None
+    }
+    /// `yield break;` as lowered, if the view lowers it.
+    fn yield_break_line(&self) -> Option<String> {
+        None
+    }
 }
 
 /// How one `await` is written: statements before the containing statement (each with its
@@ -187,9 +196,15 @@ impl<'a, V: View> Writer<'a, V> {
             SKind::LocalFunction(n) => self.line(format!("// local function {}", self.nested_name(*n))),
             SKind::YieldReturn(e) => {
                 let t = self.expr(e, Prec::Assign);
-                self.line(format!("yield return {t};"));
+                match self.view.yield_return_lines(&t) {
+                    Some(lines) => lines.into_iter().for_each(|(indent, text)| self.line_at(indent, &text)),
+                    None => self.line(format!("yield return {t};")),
+                }
             }
-            SKind::YieldBreak => self.line("yield break;"),
+            SKind::YieldBreak => match self.view.yield_break_line() {
+                Some(text) => self.line(text),
+                None => self.line("yield break;"),
+            },
             SKind::Empty => {}
         }
     }
