@@ -362,9 +362,11 @@ impl Effects {
             }
             Op::NewDelegate { dst, .. } | Op::NewDelegateVirt { dst, .. } => e.bin(dst, dst, dst),
             Op::SetDelegateContext { delegate, ctx } | Op::SetDelegateType { delegate, ty: ctx } => e.uses.extend([delegate, ctx]),
-            Op::TypeTestDyn { dst, src, ty } | Op::CastClassDyn { dst, src, ty } | Op::BoxDyn { dst, src, ty } | Op::ObjectViewDyn { dst, src, ty } => {
-                e.bin(dst, src, ty)
-            }
+            Op::TypeTestDyn { dst, src, ty }
+            | Op::CastClassDyn { dst, src, ty }
+            | Op::BoxDyn { dst, src, ty }
+            | Op::ObjectViewDyn { dst, src, ty }
+            | Op::TagEnumDyn { dst, src, ty } => e.bin(dst, src, ty),
             Op::MakeGenerator { dst, ty, args, count, .. } => {
                 e.uses.push(ty);
                 e.uses.extend(range(args, count as usize));

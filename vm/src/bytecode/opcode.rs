@@ -313,6 +313,10 @@ pub enum Op {
     ObjectView { dst: Reg, src: Reg, ty: TypeId },
     /// As `ObjectView`, for a type parameter whose run-time type is in `ty`.
     ObjectViewDyn { dst: Reg, src: Reg, ty: Reg },
+    /// `dst <- src` with its enum type tag when the run-time type in `ty` is an enum, else
+    /// unchanged: the receiver of a call on a type parameter's value, so `x.ToString()` and
+    /// `x.Equals(y)` with `T` an enum reach `Enum`'s methods, not the underlying integer's.
+    TagEnumDyn { dst: Reg, src: Reg, ty: Reg },
     /// `dst <- (ty)src` where `ty` is a value type: checks the type, strips an enum tag,
     /// copies a struct. Throws `InvalidCastException`, `NullReferenceException`.
     Unbox { dst: Reg, src: Reg, ty: TypeId },

@@ -849,6 +849,11 @@ impl Vm {
                     let v = self.object_view(r!(src), ty);
                     r!(dst) = v;
                 }
+                Op::TagEnumDyn { dst, src, ty } => {
+                    let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "TagEnumDyn")) };
+                    let v = self.enum_tagged(r!(src), t);
+                    r!(dst) = v;
+                }
                 Op::ObjectViewDyn { dst, src, ty } => {
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "ObjectViewDyn")) };
                     let v = self.object_view(r!(src), t);

@@ -56,6 +56,15 @@ impl Vm {
         }
     }
 
+    /// `v` of run-time type `ty` with its enum tag if `ty` is an enum (see `Op::TagEnumDyn`).
+    #[inline]
+    pub fn enum_tagged(&mut self, v: Value, ty: TypeId) -> Value {
+        match (self.type_class(ty), v.as_i64()) {
+            (TypeClass::Enum(_), Some(i)) if !matches!(v, Value::Boxed(_) | Value::Enum(..)) => Value::Enum(ty, i),
+            _ => v,
+        }
+    }
+
     /// The value a box holds, seen without copying (a struct's box as the struct itself,
     /// so a method called on it changes the box); anything else as it is.
     #[inline]

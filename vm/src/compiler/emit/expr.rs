@@ -920,6 +920,15 @@ impl FnBuilder<'_> {
         is_virtual: bool,
         async_body: Option<MethodId>,
     ) -> Reg {
+        // `T` may be an enum at run time: its methods dispatch on the tagged value. (The
+        // type is loaded before the receiver's register: the arguments follow that one.)
+        let enum_tag = match receiver {
+            Some(r) if self.is_type_param(r.ty) => match self.type_operand(r.ty) {
+                TypeOperand::Reg(ty) => Some(ty),
+                TypeOperand::Closed(_) => None,
+            },
+            _ => None,
+        };
         let base = Reg(self.next_reg);
         let null_check = !is_virtual && receiver.is_some_and(|r| self.needs_null_check(method, r));
         if let Some(r) = receiver {
@@ -929,6 +938,8 @@ impl FnBuilder<'_> {
             if self.is_enum(r.ty) && !self.is_enum(self.method_owner_type(method)) {
                 let ty = self.closed_or_erased(r.ty);
                 self.emit(Op::ObjectView { dst: slot, src: slot, ty });
+            } else if let Some(ty) = enum_tag {
+                self.emit(Op::TagEnumDyn { dst: slot, src: slot, ty });
             } else if self.is_struct_type(r.ty) && self.runs_inherited_method(r.ty, method) && !self.in_library() {
                 let ty = self.closed_or_erased(r.ty);
                 self.emit(Op::Box { dst: slot, src: slot, ty });

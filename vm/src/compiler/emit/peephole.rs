@@ -359,6 +359,7 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::BoxDyn { dst, .. }
         | Op::ObjectView { dst, .. }
         | Op::ObjectViewDyn { dst, .. }
+        | Op::TagEnumDyn { dst, .. }
         | Op::Unbox { dst, .. }
         | Op::DefaultDyn { dst, .. }
         | Op::MakeGenerator { dst, .. } => Some(dst),
@@ -468,7 +469,11 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
             swap(ty);
             swap(src);
         }
-        Op::TypeTestDyn { src, ty, .. } | Op::CastClassDyn { src, ty, .. } | Op::BoxDyn { src, ty, .. } | Op::ObjectViewDyn { src, ty, .. } => {
+        Op::TypeTestDyn { src, ty, .. }
+        | Op::CastClassDyn { src, ty, .. }
+        | Op::BoxDyn { src, ty, .. }
+        | Op::ObjectViewDyn { src, ty, .. }
+        | Op::TagEnumDyn { src, ty, .. } => {
             swap(src);
             swap(ty);
         }

@@ -122,8 +122,8 @@ fn hex_digits(v: i64, kind: NumKind, lower: bool) -> String {
 }
 
 fn enum_equals(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    let a = enum_parts(vm, arg(args, 0));
-    let b = match arg(args, 1) {
+    let a = enum_parts(vm, vm.unboxed_view(arg(args, 0)));
+    let b = match vm.unboxed_view(arg(args, 1)) {
         Value::Enum(t, i) => Some((t, i)),
         _ => None,
     };
