@@ -536,8 +536,8 @@ impl<'a> Pass<'a> {
     fn await_role(&self, i: usize) -> bool {
         use Token::*;
         match self.kind(i + 1) {
-            Some(k) if k.is_predefined_type() => true,
-            Some(Ident | LParen | This | Base | New | Default | Foreach | Using | InterpString | StringLit) => true,
+            Some(k) if k.is_predefined_type() || k.is_literal() => true,
+            Some(Ident | LParen | This | Base | New | Default | Foreach | Using | InterpString | StringLit | Checked | Unchecked | Typeof) => true,
             _ => false,
         }
     }

@@ -309,6 +309,10 @@ impl MethodBinder<'_> {
         if seg.type_args.is_empty() {
             if let Some(l) = self.lookup_local(name) {
                 self.use_local(l);
+                if let Some(c) = self.const_locals.get(&l) {
+                    let ty = self.locals[l.0 as usize].ty;
+                    return Bound::Value(BExpr::new(BKind::Const(c.clone()), ty, span));
+                }
                 return Bound::Value(self.local_expr(l, span));
             }
             if self.used_before_declaration(name) {

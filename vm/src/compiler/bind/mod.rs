@@ -30,6 +30,8 @@ pub mod this_assignment;
 
 use std::rc::Rc;
 
+use hashbrown::HashMap;
+
 use super::bound::*;
 use super::resolve::NameContext;
 use super::sources::MethodSource;
@@ -97,6 +99,8 @@ pub struct MethodBinder<'c> {
     /// Inside an explicit `unchecked` expression or block: constant expressions wrap
     /// instead of being compile-time errors.
     pub explicitly_unchecked: bool,
+    /// The values of `const` locals: a use is that constant (`const byte b = 1; +b`).
+    pub const_locals: HashMap<LocalId, ConstVal>,
     /// Goto labels by name, per function.
     pending_gotos: Vec<(String, LabelId, Span)>,
     /// Enclosing `switch` statements (for `goto case`).
@@ -160,6 +164,7 @@ impl<'c> MethodBinder<'c> {
             this_type,
             checked: false,
             explicitly_unchecked: false,
+            const_locals: HashMap::new(),
             pending_gotos: Vec::new(),
             switch_stack: Vec::new(),
             submission_scope: None,

@@ -226,6 +226,9 @@ impl MethodBinder<'_> {
                 }
             }
             let local = self.declare_variable(&decl.name.name, ty, LocalKind::User, decl.name.span);
+            if let (true, Some(BKind::Const(c))) = (d.is_const, init.as_ref().map(|v| &v.kind)) {
+                self.const_locals.insert(local, c.clone());
+            }
             out.push(BStmt::new(SKind::Local { local, init }, decl.span));
         }
         if out.len() == 1 {
@@ -561,8 +564,12 @@ impl MethodBinder<'_> {
     /// `recv.Name()` resolved like an invocation without arguments (`None` if there is no
     /// such member).
     pub fn call_member_no_args(&mut self, recv: BExpr, name: &str, span: Span) -> Option<BExpr> {
-        let member = self.lookup_member(recv.ty, name);
-        let Some(super::lookup::Member::Methods(methods)) = member else { return None };
+        // An extension method counts too (`await 5` with a `GetAwaiter(this int)` in scope).
+        let methods = match self.lookup_member(recv.ty, name) {
+            Some(super::lookup::Member::Methods(methods)) => methods,
+            _ if !self.extension_methods(name).is_empty() => Vec::new(),
+            _ => return None,
+        };
         let g = super::expr::MethodGroup {
             name: name.to_string(),
             methods,
