@@ -262,8 +262,11 @@ impl MethodBinder<'_> {
             return self.type_conversion(plain_from, plain_to);
         }
         if from == TypeId::NULL {
-            let ok = self.is_nullable_type(to);
-            return ok.then_some(Conversion { kind: ConvKind::Identity, implicit: true, rank: 1 });
+            if self.is_nullable_type(to) {
+                return Some(Conversion { kind: ConvKind::Identity, implicit: true, rank: 1 });
+            }
+            // `Name n = null;` through `implicit operator Name(string s)`.
+            return self.user_defined_conversion(from, to);
         }
         if let (Some(pf), Some(pt)) = (self.prim(from), self.prim(to)) {
             return Some(self.numeric_conversion(pf, pt));
@@ -411,7 +414,9 @@ impl MethodBinder<'_> {
                 let sub = crate::metadata::Substitution::for_type(def, &owner_args);
                 let p = self.c.meta.types.subst(md.params[0].ty, &sub);
                 let r = self.c.meta.types.subst(md.ret, &sub);
-                let from_ok = p == from || self.c.meta.is_subtype(from, p) || self.prim_implicit(from, p);
+                // The null literal reaches an operator taking a reference or nullable type.
+                let from_null = from == TypeId::NULL && (self.is_reference_type(p) || self.is_nullable_type(p));
+                let from_ok = p == from || from_null || self.c.meta.is_subtype(from, p) || self.prim_implicit(from, p);
                 let to_ok = r == to || self.c.meta.is_subtype(r, to) || self.prim_implicit(r, to);
                 if from_ok && to_ok && !candidates.iter().any(|c: &UserOperator| c.method == m) {
                     candidates.push(UserOperator { method: m, implicit: md.name == "op_Implicit", source: p, target: r });
