@@ -1000,9 +1000,24 @@ impl MethodBinder<'_> {
     fn bind_conditional(&mut self, cond: &ast::Expr, then: &ast::Expr, otherwise: &ast::Expr, target: Option<TypeId>, span: Span) -> BExpr {
         let c = self.bind_condition(cond);
         let a = self.bind(then, target);
-        let a = self.to_value(a, then.span);
         let b = self.bind(otherwise, target);
-        let b = self.to_value(b, otherwise.span);
+        // A method group takes the other branch's delegate type, or the target's:
+        // `ok ? Handler : (Callback)null`, `Func<int> f = ok ? One : Two;`.
+        let (a, b) = match (a, b) {
+            (Bound::Methods(g), Bound::Methods(h)) => match target.filter(|&t| self.is_delegate_type(t)) {
+                Some(t) => (self.convert_method_group(g, t, then.span), self.convert_method_group(h, t, otherwise.span)),
+                None => (self.to_value(Bound::Methods(g), then.span), self.to_value(Bound::Methods(h), otherwise.span)),
+            },
+            (Bound::Methods(g), other) => {
+                let other = self.to_value(other, otherwise.span);
+                (self.method_group_beside(g, &other, target, then.span), other)
+            }
+            (other, Bound::Methods(h)) => {
+                let other = self.to_value(other, then.span);
+                (other.clone(), self.method_group_beside(h, &other, target, otherwise.span))
+            }
+            (a, b) => (self.to_value(a, then.span), self.to_value(b, otherwise.span)),
+        };
         if a.is_error() || b.is_error() {
             return BExpr::error(span);
         }
@@ -1024,6 +1039,16 @@ impl MethodBinder<'_> {
         let a = self.coerce(a, ty);
         let b = self.coerce(b, ty);
         BExpr::new(BKind::Cond { cond: Box::new(c), then: Box::new(a), otherwise: Box::new(b) }, ty, span)
+    }
+
+    /// A method group in one branch of `?:`, converted to the other branch's delegate type
+    /// (else to the target's, when that is a delegate type).
+    fn method_group_beside(&mut self, g: MethodGroup, other: &BExpr, target: Option<TypeId>, span: Span) -> BExpr {
+        let delegate = if self.is_delegate_type(other.ty) { Some(other.ty) } else { target.filter(|&t| self.is_delegate_type(t)) };
+        match delegate {
+            Some(t) => self.convert_method_group(g, t, span),
+            None => self.to_value(Bound::Methods(g), span),
+        }
     }
 
     /// The type both branches of `?:` convert to (C#'s "best common type" of two).
