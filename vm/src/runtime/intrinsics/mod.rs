@@ -21,6 +21,7 @@ pub mod iterators;
 pub mod math;
 pub mod numbers;
 pub mod objects;
+pub mod reflection;
 pub mod strings;
 pub mod support;
 pub mod tasks;
@@ -86,6 +87,7 @@ const AREAS: &[&[NativeEntry]] = &[
     gc::ENTRIES,
     bigint::ENTRIES,
     host::ENTRIES,
+    reflection::ENTRIES,
 ];
 
 /// The function behind an id handed out by [`lookup`].
