@@ -257,7 +257,10 @@ fn member_ids(vm: &mut Vm, t: TypeId, kind: i32, binding: i32) -> Vec<i32> {
                 }
             }
             FIELDS => {
-                for &f in &td.fields {
+                // Constants are declared in a pass of their own: back to source order.
+                let mut fields = td.fields.clone();
+                fields.sort_by_key(|&f| vm.meta.field(f).span.start);
+                for f in fields {
                     let fd = vm.meta.field(f);
                     if binds(vm, def, fd.flags, fd.is_static(), depth, binding) {
                         ids.push(f.0 as i32);
