@@ -37,6 +37,8 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Reflection.FieldFlags", func: field_flags },
     NativeEntry { name: "Reflection.FieldType", func: field_type },
     NativeEntry { name: "Reflection.FieldDeclaringType", func: field_declaring_type },
+    NativeEntry { name: "Reflection.FieldGet", func: field_get },
+    NativeEntry { name: "Reflection.NewObject", func: new_object },
 ];
 
 // ---- Type ---------------------------------------------------------------------------------
@@ -459,4 +461,107 @@ fn field_declaring_type(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let owner = vm.meta.fields.get(id).ok_or_else(bad_id)?.owner;
     let ty = declaring_instance(vm, t, owner);
     Ok(vm.type_object(ty))
+}
+
+// ---- values -------------------------------------------------------------------------------
+
+/// Intrinsics that get boxes as they are: a value stored in an `object` field stays a box.
+pub const BOX_KEEPING_ENTRIES: &[NativeEntry] =
+    &[NativeEntry { name: "Reflection.FieldSet", func: field_set }, NativeEntry { name: "Reflection.BoxAs", func: box_as }];
+
+/// `Reflection.BoxAs(object raw, Type type)`: a method's unboxed result as `object`.
+fn box_as(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let Some(t) = type_handle_arg(vm, arg(args, 1)) else { return Ok(arg(args, 0)) };
+    if matches!(vm.meta.types.kind(t), TypeKind::Void) {
+        return Ok(Value::Null);
+    }
+    Ok(vm.box_value(arg(args, 0), t))
+}
+
+/// `Reflection.NewObject(Type)`: an instance with every field at its default (boxed for a
+/// struct), for a constructor to initialise.
+fn new_object(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let t = type_handle_arg(vm, arg(args, 0)).ok_or_else(nre)?;
+    if vm.meta.is_value_type(t) {
+        let v = vm.default_value(t);
+        return Ok(vm.box_value(v, t));
+    }
+    Ok(vm.new_instance(t, false))
+}
+
+/// A `const` field's value.
+fn constant_value(vm: &mut Vm, c: &crate::metadata::Constant, ty: TypeId) -> Value {
+    use crate::metadata::Constant;
+    let wk = &vm.meta.well_known;
+    let v = match c {
+        Constant::Null => Value::Null,
+        Constant::Bool(b) => Value::Bool(*b),
+        Constant::Char(c) => Value::Char(*c),
+        Constant::Int(i) if ty == wk.int64 => Value::I64(*i),
+        Constant::Int(i) if ty == wk.sbyte => Value::I8(*i as i8),
+        Constant::Int(i) if ty == wk.byte => Value::U8(*i as u8),
+        Constant::Int(i) if ty == wk.int16 => Value::I16(*i as i16),
+        Constant::Int(i) if ty == wk.uint16 => Value::U16(*i as u16),
+        Constant::Int(i) if ty == wk.uint32 => Value::U32(*i as u32),
+        Constant::Int(i) if ty == wk.uint64 => Value::U64(*i as u64),
+        Constant::Int(i) => Value::I32(*i as i32),
+        Constant::UInt(u) if ty == wk.uint32 => Value::U32(*u as u32),
+        Constant::UInt(u) => Value::U64(*u),
+        Constant::Float(f) if ty == wk.single => Value::F32(*f as f32),
+        Constant::Float(f) => Value::F64(*f),
+        Constant::String(s) => return vm.alloc_str(s),
+        Constant::Decimal(_) => Value::Null,
+    };
+    vm.box_value(v, ty)
+}
+
+/// `Reflection.FieldGet(Type declaring, int field, object target)`: the field's value as
+/// `object` (a static field's class constructor has run: see `FieldInfo.GetValue`).
+fn field_get(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let declaring = type_handle_arg(vm, arg(args, 0)).ok_or_else(nre)?;
+    let fd = field_def(vm, int_arg(args, 1)).ok_or_else(bad_id)?.clone();
+    let ty = vm.meta.types.subst_ctx(fd.ty, declaring);
+    if let Some(c) = &fd.constant {
+        return Ok(constant_value(vm, c, ty));
+    }
+    let raw = if fd.is_static() {
+        vm.statics_mut(declaring).get(fd.slot as usize).copied().unwrap_or(Value::Null)
+    } else {
+        let target = arg(args, 2).gc_ref().ok_or_else(nre)?;
+        match vm.heap.get(target) {
+            Some(crate::runtime::object::Obj::Instance(i)) => i.fields.get(fd.slot as usize).copied().unwrap_or(Value::Null),
+            _ => return Err(nre()),
+        }
+    };
+    let raw = vm.copy_struct(raw);
+    Ok(vm.box_value(raw, ty))
+}
+
+/// `Reflection.FieldSet(Type declaring, int field, object target, object value)`.
+fn field_set(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let declaring = type_handle_arg(vm, arg(args, 0)).ok_or_else(nre)?;
+    let fd = field_def(vm, int_arg(args, 1)).ok_or_else(bad_id)?.clone();
+    let ty = vm.meta.types.subst_ctx(fd.ty, declaring);
+    let value = arg(args, 3);
+    let value = if !vm.meta.is_value_type(ty) {
+        value
+    } else if value.is_null() {
+        vm.default_value(ty)
+    } else {
+        let v = vm.unboxed_view(value);
+        vm.copy_struct(v)
+    };
+    if fd.is_static() {
+        if let Some(slot) = vm.statics_mut(declaring).get_mut(fd.slot as usize) {
+            *slot = value;
+        }
+        return Ok(Value::Null);
+    }
+    let target = vm.unboxed_view(arg(args, 2)).gc_ref().ok_or_else(nre)?;
+    if let Some(crate::runtime::object::Obj::Instance(i)) = vm.heap.get_mut(target) {
+        if let Some(slot) = i.fields.get_mut(fd.slot as usize) {
+            *slot = value;
+        }
+    }
+    Ok(Value::Null)
 }
