@@ -39,6 +39,8 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Reflection.FieldDeclaringType", func: field_declaring_type },
     NativeEntry { name: "Reflection.FieldGet", func: field_get },
     NativeEntry { name: "Reflection.NewObject", func: new_object },
+    NativeEntry { name: "Reflection.Attributes", func: attributes },
+    NativeEntry { name: "Reflection.FindAttributeType", func: find_attribute_type },
 ];
 
 // ---- Type ---------------------------------------------------------------------------------
@@ -564,4 +566,79 @@ fn field_set(vm: &mut Vm, args: &[Value]) -> NativeResult {
         }
     }
     Ok(Value::Null)
+}
+
+// ---- custom attributes --------------------------------------------------------------------
+
+/// `Reflection.Attributes(Type type, int method)`: the attributes written on the program's
+/// type (`method` -1) or method, each as `object[] { name, object[] args, string[] names,
+/// object[] values }` (constant arguments only; the library's attributes are not kept).
+fn attributes(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let method = int_arg(args, 1);
+    let attrs = match usize::try_from(method) {
+        Ok(m) if m < vm.meta.methods.len() => vm.meta.attributes.of_method(MethodId(m as u32)).to_vec(),
+        Ok(_) => Vec::new(),
+        Err(_) => {
+            let t = type_handle_arg(vm, arg(args, 0)).ok_or_else(nre)?;
+            match vm.meta.types.def_of(t) {
+                Some(d) => vm.meta.attributes.of_type(d).to_vec(),
+                None => Vec::new(),
+            }
+        }
+    };
+    let object_array = vm.meta.types.array(vm.meta.well_known.object, 1);
+    let mut items = Vec::new();
+    for a in attrs {
+        let name = vm.alloc_str(&a.name);
+        let positional: Vec<Value> = a.args.iter().map(|v| attribute_value(vm, v)).collect();
+        let positional = vm.new_array_of(object_array, positional);
+        let names: Vec<String> = a.named.iter().map(|(n, _)| n.clone()).collect();
+        let names = vm.new_string_array(&names);
+        let values: Vec<Value> = a.named.iter().map(|(_, v)| attribute_value(vm, v)).collect();
+        let values = vm.new_array_of(object_array, values);
+        items.push(vm.new_array_of(object_array, vec![name, positional, names, values]));
+    }
+    Ok(vm.new_array_of(object_array, items))
+}
+
+/// A constant attribute argument as `object` (`null` for one the VM does not keep).
+fn attribute_value(vm: &mut Vm, v: &crate::metadata::attributes::AttributeValue) -> Value {
+    use crate::metadata::attributes::AttributeValue;
+    match v {
+        AttributeValue::Bool(b) => {
+            let t = vm.meta.well_known.boolean;
+            vm.box_value(Value::Bool(*b), t)
+        }
+        AttributeValue::Int(i) => match i32::try_from(*i) {
+            Ok(n) => {
+                let t = vm.meta.well_known.int32;
+                vm.box_value(Value::I32(n), t)
+            }
+            Err(_) => {
+                let t = vm.meta.well_known.int64;
+                vm.box_value(Value::I64(*i), t)
+            }
+        },
+        AttributeValue::String(s) => vm.alloc_str(s),
+        AttributeValue::Other(_) => Value::Null,
+    }
+}
+
+/// `Reflection.FindAttributeType(string name)`: the attribute class an attribute's name
+/// stands for (`Name` + `Attribute`, or `Name`), the program's before the library's.
+fn find_attribute_type(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let name = vm.string_arg(arg(args, 0), "name")?;
+    let long = format!("{name}Attribute");
+    let candidates = |library: bool| {
+        vm.meta.type_defs.iter().position(|d| {
+            d.type_params.is_empty() && d.kind == TypeDefKind::Class && d.flags.has(Flags::LIBRARY) == library && (d.name == long || d.name == name)
+        })
+    };
+    match candidates(false).or_else(|| candidates(true)) {
+        Some(i) => {
+            let t = vm.meta.type_defs[i].self_type;
+            Ok(vm.type_object(t))
+        }
+        None => Ok(Value::Null),
+    }
 }
