@@ -41,6 +41,8 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Reflection.NewObject", func: new_object },
     NativeEntry { name: "Reflection.Attributes", func: attributes },
     NativeEntry { name: "Reflection.FindAttributeType", func: find_attribute_type },
+    NativeEntry { name: "Reflection.CallerMethod", func: caller_method },
+    NativeEntry { name: "Reflection.MethodOwner", func: method_owner },
 ];
 
 // ---- Type ---------------------------------------------------------------------------------
@@ -641,4 +643,20 @@ fn find_attribute_type(vm: &mut Vm, args: &[Value]) -> NativeResult {
         }
         None => Ok(Value::Null),
     }
+}
+
+/// `Reflection.CallerMethod()`: the method that called the cs-lite method calling this
+/// intrinsic (`MethodBase.GetCurrentMethod`'s caller), -1 at the bottom of the stack.
+fn caller_method(vm: &mut Vm, _: &[Value]) -> NativeResult {
+    let frames = &vm.thread.frames;
+    let Some(frame) = frames.len().checked_sub(2).and_then(|i| frames.get(i)) else { return Ok(Value::I32(-1)) };
+    let method = vm.functions.get(frame.func.0 as usize).map(|f| f.method);
+    Ok(Value::I32(method.map_or(-1, |m| m.0 as i32)))
+}
+
+/// `Reflection.MethodOwner(int method)`: the type that declares it (open if generic).
+fn method_owner(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let owner = method_def(vm, int_arg(args, 0)).ok_or_else(bad_id)?.owner;
+    let t = vm.meta.type_def(owner).self_type;
+    Ok(vm.type_object(t))
 }
