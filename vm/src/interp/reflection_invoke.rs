@@ -58,8 +58,8 @@ impl Vm {
 
     pub(super) fn invoke_reflected(&mut self, base: usize, dst: Reg) -> Result<Flow, InvokeError> {
         let call_pc = self.calling_pc();
-        let regs = &self.thread.regs;
-        let (id, target, args) = (regs[base].as_i32().unwrap_or(-1), regs[base + 1], regs[base + 2]);
+        let reg = |i: usize| self.thread.regs.get(base + i).copied().unwrap_or(Value::Null);
+        let (id, target, args) = (reg(0).as_i32().unwrap_or(-1), reg(1), reg(2));
         let Some(method) = usize::try_from(id).ok().filter(|&i| i < self.meta.methods.len()).map(|i| MethodId(i as u32)) else {
             return Err(InvokeError::Fatal("Invoke of an unknown method".into()));
         };
