@@ -133,10 +133,12 @@ impl Vm {
     }
 
     /// The intrinsics that push a frame instead of returning: iterator `MoveNext` and
-    /// `Dispose`, `AsyncHelpers.ResumeChain`.
+    /// `Dispose`, `AsyncHelpers.ResumeChain`, reflection's `Invoke` and class-constructor run.
     pub(super) fn switch_frames(&mut self, n: NativeId, base: usize, dst: Reg) -> Result<Flow, InvokeError> {
         match n {
             super::runtime_async::RESUME_CHAIN => self.resume_chain(base, dst),
+            super::reflection_invoke::INVOKE_METHOD => self.invoke_reflected(base, dst),
+            super::reflection_invoke::RUN_CLASS_CONSTRUCTOR => self.run_class_constructor(base),
             _ => self.resume_generator(base, dst, n == super::generators::ITERATOR_DISPOSE),
         }
     }
@@ -436,6 +438,10 @@ impl Vm {
     }
 }
 
+/// The frame-switching intrinsics have the first ids, `ITERATOR_MOVE_NEXT` (0) through
+/// `RUN_CLASS_CONSTRUCTOR`: one comparison tells them.
 pub(super) fn is_frame_switching(n: NativeId) -> bool {
-    n == super::generators::ITERATOR_MOVE_NEXT || n == super::generators::ITERATOR_DISPOSE || n == super::runtime_async::RESUME_CHAIN
+    n.0 <= super::reflection_invoke::RUN_CLASS_CONSTRUCTOR.0
 }
+
+const _: () = assert!(super::generators::ITERATOR_MOVE_NEXT.0 == 0);

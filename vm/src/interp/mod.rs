@@ -7,6 +7,7 @@ mod calls;
 mod generators;
 pub mod jit;
 mod objects;
+mod reflection_invoke;
 mod runtime_async;
 mod unwind;
 

@@ -62,6 +62,7 @@ impl Metadata {
             TypeKind::Array { elem, rank } => {
                 format!("{}[{}]", self.clr_full_name(*elem), ",".repeat(*rank as usize - 1))
             }
+            TypeKind::Void => "System.Void".to_string(),
             _ => self.clr_name(t),
         }
     }

@@ -1,5 +1,6 @@
 //! Intrinsics the interpreter performs itself because they push frames: resuming an
-//! iterator (`MoveNext`, `Dispose`) and resuming a runtime-async continuation chain. They
+//! iterator (`MoveNext`, `Dispose`), resuming a runtime-async continuation chain, and
+//! reflection's calls (`interp::reflection_invoke`). They
 //! come first in the registry, at fixed ids (`interp::generators`,
 //! `interp::runtime_async`), and are never called as functions.
 
@@ -11,6 +12,8 @@ pub static ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Iterator.MoveNext", func: performed_by_interpreter },
     NativeEntry { name: "Iterator.Dispose", func: performed_by_interpreter },
     NativeEntry { name: "AsyncHelpers.ResumeChain", func: performed_by_interpreter },
+    NativeEntry { name: "Reflection.InvokeMethod", func: performed_by_interpreter },
+    NativeEntry { name: "Reflection.RunClassConstructor", func: performed_by_interpreter },
 ];
 
 fn performed_by_interpreter(_: &mut Vm, _: &[Value]) -> NativeResult {

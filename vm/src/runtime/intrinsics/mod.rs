@@ -21,6 +21,7 @@ pub mod iterators;
 pub mod math;
 pub mod numbers;
 pub mod objects;
+pub mod reflection;
 pub mod strings;
 pub mod support;
 pub mod tasks;
@@ -36,7 +37,8 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| AREAS.it
 /// The areas whose intrinsics get boxes as they are (they store objects or hand them
 /// back: hash tables, threads, tasks, frames); every other intrinsic reads the values it
 /// is passed, and gets a box's contents.
-const AREAS_KEEPING_BOXES: &[&[NativeEntry]] = &[frames::ENTRIES, iterators::ENTRIES, asyncs::ENTRIES, hashing::ENTRIES, threading::ENTRIES, tasks::ENTRIES];
+const AREAS_KEEPING_BOXES: &[&[NativeEntry]] =
+    &[frames::ENTRIES, iterators::ENTRIES, asyncs::ENTRIES, hashing::ENTRIES, threading::ENTRIES, tasks::ENTRIES, reflection::BOX_KEEPING_ENTRIES];
 
 /// The intrinsics of other areas that look at an object's identity.
 const IDENTITY_INTRINSICS: &[&str] = &["Object.ReferenceEquals"];
@@ -86,6 +88,8 @@ const AREAS: &[&[NativeEntry]] = &[
     gc::ENTRIES,
     bigint::ENTRIES,
     host::ENTRIES,
+    reflection::ENTRIES,
+    reflection::BOX_KEEPING_ENTRIES,
 ];
 
 /// The function behind an id handed out by [`lookup`].
