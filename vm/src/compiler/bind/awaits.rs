@@ -2,6 +2,7 @@
 //! operand, then `IsCompleted` and `GetResult()` on the awaiter. How the suspension is
 //! carried out is the lowering's business (`emit/`).
 
+use super::expr::Bound;
 use super::MethodBinder;
 use crate::compiler::bound::*;
 use crate::metadata::TypeId;
@@ -68,5 +69,31 @@ impl MethodBinder<'_> {
             let shown = self.type_name(self.func.return_type);
             self.error(span, "CS4032", format!("The 'await' operator can only be used within an async method. Consider marking this method with the 'async' modifier and changing its return type to 'Task<{shown}>'."));
         }
+    }
+}
+
+impl MethodBinder<'_> {
+    /// `AsyncHelpers.Await(x)` (.NET 11's runtime-async entry point for awaiting a task, a
+    /// value task or a configured awaitable): the same as `await x` in the calling method.
+    pub(super) fn bind_async_helpers_await(&mut self, target: &ast::Expr, args: &[ast::Arg], span: Span) -> Option<BExpr> {
+        let ast::ExprKind::Member { target: owner, name, conditional: false } = &target.kind else { return None };
+        if name.name.name != "Await" || args.len() != 1 || args[0].modifier != ast::ArgModifier::None || args[0].name.is_some() {
+            return None;
+        }
+        let names_async_helpers = match &owner.kind {
+            ast::ExprKind::Name(seg) => seg.name.name == "AsyncHelpers",
+            ast::ExprKind::Member { name, .. } => name.name.name == "AsyncHelpers",
+            _ => false,
+        };
+        if !names_async_helpers {
+            return None;
+        }
+        let Bound::Type(t, _) = self.bind(owner, None) else { return None };
+        let def = self.c.meta.types.def_of(t)?;
+        let d = self.c.meta.type_def(def);
+        if d.name != "AsyncHelpers" || d.namespace != "System.Runtime.CompilerServices" {
+            return None;
+        }
+        Some(self.bind_await(&args[0].expr, span))
     }
 }

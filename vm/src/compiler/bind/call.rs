@@ -60,6 +60,9 @@ impl MethodBinder<'_> {
                 return self.bind_expr(&e);
             }
         }
+        if let Some(awaited) = self.bind_async_helpers_await(target, args, span) {
+            return awaited;
+        }
         let callee = match (self.bind(target, None), &target.kind) {
             (Bound::Type(t, s), ExprKind::Name(seg)) => self.invocable_static_import(seg, target.span).unwrap_or(Bound::Type(t, s)),
             (callee, _) => callee,
