@@ -56,35 +56,7 @@ impl Compiler {
         let pending_fields = count_finally_awaits(&body.body);
         shared.state_machine =
             Some(StateMachine { name, function: index, builder, result: TypeId::VOID, pending_fields, layout: None, iterator: Some(iterator) });
-        let ret = self.meta.method(m).ret;
-        let span = body.body.span;
-        let start = BExpr::new(BKind::StartStateMachine, ret, span);
-        let kickoff = BoundBody { body: BStmt::new(SKind::Return(Some(start)), span), params: body.params.clone(), iterator: None, async_result: None };
-        let f = FnBuilder::build(self, shared, index, m, &kickoff, env);
-        self.install_function(m, f);
-        let Some(layout) = shared.state_machine.as_ref().and_then(|s| s.layout) else { return };
-        let move_next = self.state_machine_method(layout.def, "MoveNext", m);
-        let set_state_machine = self.state_machine_method(layout.def, "SetStateMachine", m);
-        let move_next_env = EnvKind::Nested(NestedEnv::Display(layout.display));
-        let body_without_params = BoundBody { body: body.body.clone(), params: Vec::new(), iterator: None, async_result: None };
-        let (mut f, sites, notes) = FnBuilder::build_move_next(self, shared, index, move_next, &body_without_params, move_next_env);
-        self.plan_spills(&mut f, layout.def, &sites);
-        self.meta.kickoff_of.insert(move_next, m);
-        self.install_function(move_next, f);
-        let lowered = super::report::Lowered {
-            method: m,
-            body,
-            emitted: &body_without_params.body,
-            shared,
-            code_method: move_next,
-            state_machine: Some(layout.def),
-            async_iterator: true,
-        };
-        self.record_lowering(lowered, notes);
-        let empty = BoundBody { body: BStmt::new(SKind::Empty, span), params: Vec::new(), iterator: None, async_result: None };
-        let f = FnBuilder::build(self, shared, u32::MAX, set_state_machine, &empty, EnvKind::Nested(NestedEnv::This));
-        self.install_function(set_state_machine, f);
-        self.implement_state_machine_interface(layout.def, move_next, set_state_machine);
+        let Some(layout) = self.build_state_machine(shared, index, m, body, env) else { return };
         if let Some(it) = shared.state_machine.as_ref().and_then(|s| s.iterator.clone()) {
             self.build_copy_parameters(shared, layout, &it, base_def, m);
         }

@@ -107,6 +107,14 @@ impl Compiler {
         let name = self.state_machine_name(m);
         let pending_fields = count_finally_awaits(&body.body);
         shared.state_machine = Some(StateMachine { name, function: index, builder, result, pending_fields, layout: None, iterator: None });
+        self.build_state_machine(shared, index, m, body, env);
+        shared.state_machine = None;
+    }
+
+    /// The kickoff under `m` (it starts the state machine in `shared` and returns its task
+    /// or enumerable), then `MoveNext` and `SetStateMachine` on the generated class; the
+    /// class's layout, or `None` when the kickoff found no state machine to lay out.
+    pub(super) fn build_state_machine(&mut self, shared: &mut MethodShared, index: u32, m: MethodId, body: &BoundBody, env: EnvKind) -> Option<Layout> {
         let ret = self.meta.method(m).ret;
         let span = body.body.span;
         let start = BExpr::new(BKind::StartStateMachine, ret, span);
@@ -114,7 +122,8 @@ impl Compiler {
         let kickoff = BoundBody { body: BStmt::new(stmt, span), params: body.params.clone(), iterator: None, async_result: None };
         let f = FnBuilder::build(self, shared, index, m, &kickoff, env);
         self.install_function(m, f);
-        let Some(layout) = shared.state_machine.as_ref().and_then(|s| s.layout) else { return };
+        let layout = shared.state_machine.as_ref().and_then(|s| s.layout)?;
+        let async_iterator = shared.state_machine.as_ref().is_some_and(|s| s.iterator.is_some());
         let move_next = self.state_machine_method(layout.def, "MoveNext", m);
         let set_state_machine = self.state_machine_method(layout.def, "SetStateMachine", m);
         let move_next_env = EnvKind::Nested(NestedEnv::Display(layout.display));
@@ -130,14 +139,14 @@ impl Compiler {
             shared,
             code_method: move_next,
             state_machine: Some(layout.def),
-            async_iterator: false,
+            async_iterator,
         };
         self.record_lowering(lowered, notes);
         let empty = BoundBody { body: BStmt::new(SKind::Empty, span), params: Vec::new(), iterator: None, async_result: None };
         let f = FnBuilder::build(self, shared, u32::MAX, set_state_machine, &empty, EnvKind::Nested(NestedEnv::This));
         self.install_function(set_state_machine, f);
         self.implement_state_machine_interface(layout.def, move_next, set_state_machine);
-        shared.state_machine = None;
+        Some(layout)
     }
 
     /// Decides which registers each `await` of `MoveNext` keeps in fields (those live
