@@ -227,6 +227,9 @@ impl MethodBinder<'_> {
                 }
             }
             let local = self.declare_variable(&decl.name.name, ty, LocalKind::User, decl.name.span);
+            if d.is_const {
+                self.unused_exempt.push(local);
+            }
             out.push(BStmt::new(SKind::Local { local, init }, decl.span));
         }
         if out.len() == 1 {

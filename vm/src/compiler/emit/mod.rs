@@ -7,7 +7,7 @@
 
 mod awaits;
 pub mod classic;
-mod closures;
+pub mod closures;
 mod expr;
 mod peephole;
 pub mod report;
