@@ -1,7 +1,7 @@
 //! C#'s warnings about a bound method body (the user's code only, never the library's),
 //! with Roslyn's rules, words and positions: CS4014 (a call whose task is dropped),
 //! CS1998 (an async function without `await`), CS0168/CS0219 (a local never used, or only
-//! assigned constants), CS0472 (a value compared with `null`).
+//! assigned constants), CS0472 (a value compared with `null`), CS0162 (unreachable code).
 
 use super::MethodBinder;
 use crate::compiler::bound::*;
@@ -43,6 +43,7 @@ impl MethodBinder<'_> {
         for f in &functions {
             self.report_unobserved_tasks(f);
             self.report_async_without_await(f);
+            self.report_unreachable_code(f);
         }
         if !(top_level && self.c.options.interactive) {
             self.report_unused_locals(&functions);
@@ -178,6 +179,22 @@ impl MethodBinder<'_> {
         self.c.diags.warning(self.file, span, "CS0472", message);
     }
 
+    /// CS0162 at the first token of the first statement control cannot reach, once per
+    /// unreachable stretch (Roslyn's rule: blocks, labels, empty statements and `throw` are
+    /// not reported themselves).
+    fn report_unreachable_code(&mut self, f: &Function) {
+        let mut reach = Reachability {
+            targets: Vec::new(),
+            found: Vec::new(),
+            text: self.c.meta.files.get(self.file.index()).map(|f| f.text.to_string()).unwrap_or_default(),
+        };
+        collect_jump_targets(&f.body.body, &mut reach.targets);
+        reach.statement(&f.body.body, true, false);
+        for span in reach.found {
+            self.c.diags.warning(self.file, span, "CS0162", "Unreachable code detected");
+        }
+    }
+
     /// A method declared `async` in the program (library methods are compiled code to C#).
     fn is_user_async(&self, m: MethodId) -> bool {
         let md = self.c.meta.method(m);
@@ -248,4 +265,134 @@ fn for_each_statement<'a>(s: &'a BStmt, f: &mut dyn FnMut(&'a BStmt)) {
         }
         _ => {}
     }
+}
+
+/// The reachability walk of CS0162: which statements control cannot reach.
+struct Reachability {
+    /// Labels some `goto`, `break`, `continue` or switch jumps to.
+    targets: Vec<LabelId>,
+    /// Where the warnings go (the first token of each unreachable stretch).
+    found: Vec<Span>,
+    /// The source (a lowered statement does not start with `{` where a block does).
+    text: String,
+}
+
+impl Reachability {
+    /// Walks `s`, reached when `alive`, with the current unreachable stretch already
+    /// reported when `reported`; returns (whether control continues after `s`, `reported`).
+    fn statement(&mut self, s: &BStmt, alive: bool, reported: bool) -> (bool, bool) {
+        let reported = self.check(s, alive, reported);
+        match &s.kind {
+            SKind::Block { stmts, .. } => {
+                let (mut a, mut r) = (alive, reported);
+                for x in stmts {
+                    (a, r) = self.statement(x, a, r);
+                }
+                (a, r)
+            }
+            SKind::Label(l) if self.targets.contains(l) => (true, false),
+            SKind::If { cond, then, otherwise } => {
+                let then_alive = alive && !is_const_bool(cond, false);
+                let else_alive = alive && !is_const_bool(cond, true);
+                let (t, _) = self.statement(then, then_alive, reported || !alive);
+                let o = match otherwise {
+                    Some(o) => self.statement(o, else_alive, reported || !alive).0,
+                    None => else_alive,
+                };
+                (t || o, reported)
+            }
+            SKind::Loop { cond, body, brk, test_first, .. } => {
+                let skipped = *test_first && cond.as_ref().is_some_and(|c| is_const_bool(c, false));
+                self.statement(body, alive && !skipped, reported || !alive);
+                let infinite = cond.as_ref().is_none_or(|c| is_const_bool(c, true));
+                (alive && (!infinite || contains_jump_to(body, *brk)), reported)
+            }
+            SKind::Try { body, catches, finally } => {
+                let (mut after, _) = self.statement(body, alive, reported || !alive);
+                for c in catches {
+                    after |= self.statement(&c.body, alive, reported || !alive).0;
+                }
+                if let Some(f) = finally {
+                    after &= self.statement(f, alive, reported || !alive).0;
+                }
+                (after, reported)
+            }
+            SKind::Return(_) | SKind::YieldBreak | SKind::Throw(_) | SKind::Rethrow(_) | SKind::Goto(_) | SKind::Switch { .. } => (false, reported),
+            SKind::Expr(e) if matches!(e.kind, BKind::Throw(_)) => (false, reported),
+            _ => (alive, reported),
+        }
+    }
+
+    /// Reports `s` if it starts an unreachable stretch; returns the new `reported`.
+    fn check(&mut self, s: &BStmt, alive: bool, reported: bool) -> bool {
+        if alive || reported || s.span.start == s.span.end {
+            return reported;
+        }
+        let reportable = match &s.kind {
+            // A lowered statement (not a `{ }` block, nor a labeled statement).
+            SKind::Block { stmts, .. } => {
+                self.text.as_bytes().get(s.span.start as usize) != Some(&b'{') && !matches!(stmts.first().map(|x| &x.kind), Some(SKind::Label(_)))
+            }
+            SKind::Label(_) | SKind::Empty | SKind::Throw(_) | SKind::LocalFunction(_) => false,
+            SKind::Expr(e) => !matches!(e.kind, BKind::Throw(_)),
+            _ => true,
+        };
+        if reportable {
+            // A local declaration's span is its declarator's: its statement starts earlier.
+            let start = match s.kind {
+                SKind::Local { .. } => statement_start(&self.text, s.span.start as usize),
+                _ => s.span.start as usize,
+            };
+            self.found.push(Span::new(start, start + first_token_len(self.text.get(start..).unwrap_or(""))));
+        }
+        reportable
+    }
+}
+
+/// The start of the statement around `pos`: the first token after the `;`, `{`, `}` or
+/// `:` before it (line comments skipped).
+fn statement_start(text: &str, pos: usize) -> usize {
+    let before = text.get(..pos).unwrap_or("");
+    let mut start = before.rfind([';', '{', '}', ':']).map_or(0, |i| i + 1);
+    loop {
+        let rest = text.get(start..pos).unwrap_or("");
+        let trimmed = rest.trim_start();
+        start += rest.len() - trimmed.len();
+        match trimmed.strip_prefix("//") {
+            Some(comment) => start += 2 + comment.find('\n').unwrap_or(comment.len()),
+            None => return start,
+        }
+    }
+}
+
+/// The length of the token `text` starts with (a word, or one character).
+fn first_token_len(text: &str) -> usize {
+    let word = text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len());
+    if word > 0 {
+        word
+    } else {
+        text.chars().next().map_or(1, char::len_utf8)
+    }
+}
+
+fn is_const_bool(e: &BExpr, v: bool) -> bool {
+    matches!(e.kind, BKind::Const(ConstVal::Bool(b)) if b == v)
+}
+
+/// The labels jumped to in `s` (by `goto`, `break`, `continue` or a switch).
+fn collect_jump_targets(s: &BStmt, out: &mut Vec<LabelId>) {
+    for_each_statement(s, &mut |x| match &x.kind {
+        SKind::Goto(l) => out.push(*l),
+        SKind::Switch { targets, default, .. } => {
+            out.extend(targets.iter().copied());
+            out.push(*default);
+        }
+        _ => {}
+    });
+}
+
+fn contains_jump_to(s: &BStmt, label: LabelId) -> bool {
+    let mut found = false;
+    for_each_statement(s, &mut |x| found |= matches!(x.kind, SKind::Goto(l) if l == label));
+    found
 }
