@@ -32,9 +32,9 @@ pub fn render_new_warnings(diags: &[Diag], files: &[SourceFile], segments: &[Seg
     render_relative(&new, files, segments)
 }
 
-/// Rendered diagnostics about an expression the REPL wrapped in `call` (`call` + expression
-/// + `);`), shown as if about the expression as typed: the source line without the call,
-/// the caret and the column moved left by its length.
+/// Rendered diagnostics about an expression the REPL wrapped in `call` (the call, the
+/// expression, then `);`), shown as if about the expression as typed: the source line
+/// without the call, the caret and the column moved left by its length.
 pub fn without_display_call(rendered: &str, call: &str) -> String {
     let lines: Vec<&str> = rendered.lines().collect();
     let shift = call.chars().count();
