@@ -35,6 +35,8 @@ options:
   --now INSTANT                DateTime.UtcNow when the program starts, e.g.
                                2026-01-01T00:00:00Z (the default); it moves on virtual time
   --stats                      print allocation statistics after the run
+  --warnaserror                report every compiler warning as an error (the program
+                               does not run)
   --reuse-continuations=BOOL   a resumed runtime-async frame that suspends again reuses its
                                continuation (default true, as .NET 11; false: one per suspension)
   --max-steps N                stop after about N loop iterations (for untrusted programs)
@@ -96,6 +98,7 @@ fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
             "--seed" => vm.seed = parse_number(flag, &value()?)?,
             "--now" => vm.now_ticks = vm::runtime::host_model::parse_utc_instant(&value()?).map_err(UsageError)?,
             "--stats" => vm.stats = true,
+            "--warnaserror" => compile.warnings_as_errors = true,
             "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
             "--trace" => vm.trace.print = true,
             "--timeline" => vm.trace.timeline = Some(value()?.into()),
@@ -120,7 +123,7 @@ fn parse_bench(args: &[String]) -> Result<(RunCommand, vm::bench::BenchOptions),
             "--filter" => filters.push(value()?),
             "--job" => job = parse_job(&value()?)?,
             "--lowering" | "--cpus" | "--seed" | "--now" | "--max-steps" | "--reuse-continuations" => run_args.push(format!("{flag}={}", value()?)),
-            "--stats" => run_args.push(flag.to_string()),
+            "--stats" | "--warnaserror" => run_args.push(flag.to_string()),
             _ => return Err(UsageError(format!("unknown option '{flag}' for bench"))),
         }
         Ok(())

@@ -32,6 +32,14 @@ impl Diagnostics {
         self.warnings.push(Diag { file, span, code, message: message.into(), severity: Severity::Warning });
     }
 
+    /// `--warnaserror`: the warnings become errors.
+    pub fn promote_warnings(&mut self) {
+        for mut d in std::mem::take(&mut self.warnings) {
+            d.severity = Severity::Error;
+            self.items.push(d);
+        }
+    }
+
     pub fn has_errors(&self) -> bool {
         !self.items.is_empty()
     }

@@ -68,6 +68,8 @@ pub struct CompileOptions {
     /// a name shadows the earlier one instead of being CS0128, as each submission of C#
     /// interactive is its own scope.
     pub interactive: bool,
+    /// `--warnaserror`: every warning is an error (the program does not run).
+    pub warnings_as_errors: bool,
 }
 
 impl Compiler {
@@ -124,6 +126,8 @@ pub struct Program {
     pub library: Option<lazy::LazyLibrary>,
     /// The compiler's warnings, rendered (printed before the program runs).
     pub warnings: String,
+    /// The same warnings, unrendered (the REPL shows those of the input just typed).
+    pub warning_diags: Vec<Diag>,
 }
 
 pub struct Compiler {
@@ -312,16 +316,20 @@ pub fn compile_with_skeletons(
             pending = c.compile_user_bodies();
         }
     }
+    if c.options.warnings_as_errors {
+        c.diags.promote_warnings();
+    }
     if c.diags.has_errors() {
         let diags = c.diags.sorted_with_warnings();
         return Err((diags, c.meta.files));
     }
-    let warnings = diagnostics::render(&c.diags.sorted_with_warnings(), &c.meta.files);
+    let warning_diags = c.diags.sorted_with_warnings();
+    let warnings = diagnostics::render(&warning_diags, &c.meta.files);
     let meta = std::mem::replace(&mut c.meta, Metadata::empty());
     let functions = std::mem::take(&mut c.functions);
     let entry_point = c.entry_point;
     let lowering_reports = std::mem::take(&mut c.lowering_reports);
     let skeletal = skeletons.is_some();
     let library = (!c.options.eager_library).then(|| lazy::LazyLibrary::new(c, pending, skeletal));
-    Ok(Program { meta, functions, entry_point, lowering_reports, library, warnings })
+    Ok(Program { meta, functions, entry_point, lowering_reports, library, warnings, warning_diags })
 }

@@ -24,6 +24,57 @@ pub fn render_relative(diags: &[Diag], files: &[SourceFile], segments: &[Segment
     })
 }
 
+/// The warnings located in the input just typed, rendered as [`render_relative`] does (the
+/// session's program is compiled again with each input: earlier inputs' warnings were shown).
+pub fn render_new_warnings(diags: &[Diag], files: &[SourceFile], segments: &[Segment]) -> String {
+    let new: Vec<Diag> =
+        diags.iter().filter(|d| files.get(d.file.index()).is_some_and(|f| input_line(segments, f.line_col(d.span.start).line).is_some())).cloned().collect();
+    render_relative(&new, files, segments)
+}
+
+/// Rendered diagnostics about an expression the REPL wrapped in `call` (the call, the
+/// expression, then `);`), shown as if about the expression as typed: the source line
+/// without the call, the caret and the column moved left by its length.
+pub fn without_display_call(rendered: &str, call: &str) -> String {
+    let lines: Vec<&str> = rendered.lines().collect();
+    let shift = call.chars().count();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let source = lines.get(i + 1).and_then(|l| l.strip_prefix(call));
+        match (source, lines.get(i + 2)) {
+            (Some(source), Some(caret)) => {
+                out.push_str(&shift_column(lines[i], shift));
+                out.push('\n');
+                out.push_str(&source.strip_suffix(");").map_or(source.to_string(), |s| format!("{s};")));
+                out.push('\n');
+                out.push_str(caret.get(shift.min(caret.len())..).unwrap_or(caret));
+                out.push('\n');
+                i += 3;
+            }
+            _ => {
+                out.push_str(lines[i]);
+                out.push('\n');
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `(l,c): ...` with `c` less `shift`.
+fn shift_column(header: &str, shift: usize) -> String {
+    let parsed = header.strip_prefix('(').and_then(|rest| {
+        let (line, rest) = rest.split_once(',')?;
+        let (col, rest) = rest.split_once(')')?;
+        Some((line, col.parse::<usize>().ok()?, rest))
+    });
+    match parsed {
+        Some((line, col, rest)) => format!("({line},{}){rest}", col.saturating_sub(shift).max(1)),
+        None => header.to_string(),
+    }
+}
+
 fn input_line(segments: &[Segment], program_line: u32) -> Option<u32> {
     segments.iter().find(|s| (s.program_line..s.program_line + s.line_count).contains(&program_line)).map(|s| s.input_line + (program_line - s.program_line))
 }

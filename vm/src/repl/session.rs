@@ -4,7 +4,7 @@
 //! the new input adds is shown. An input that fails to compile, throws or deadlocks is not
 //! kept (its effects vanish with it).
 
-use super::errors::{render_relative, Segment};
+use super::errors::{render_new_warnings, render_relative, without_display_call, Segment};
 use super::submission::{is_expression, split, trailing_expression, Piece, Submission};
 use crate::compiler::diagnostics::Diag;
 use crate::compiler::{self, CompileOptions, Lowering, Program};
@@ -85,13 +85,15 @@ impl Session {
     /// value (a `void` call) runs as a statement.
     fn submit_with_value(&mut self, statements: Submission, expression: Piece) -> Reply {
         let mut shown = statements.clone();
-        let display = format!("System.Runtime.CompilerServices.InteractiveDisplay.Print({});", expression.text);
+        let display = format!("{DISPLAY_CALL}{});", expression.text);
         shown.statements.push(Piece { text: display, first_line: expression.first_line });
-        if let Ok(program) = self.compile(&shown) {
-            return self.run_and_keep(shown, program);
-        }
         let mut plain = statements;
         plain.statements.push(Piece { text: format!("{};", expression.text), first_line: expression.first_line });
+        if let Ok(program) = self.compile(&shown) {
+            // Located in the expression as typed, not in the call that displays it.
+            let warnings = without_display_call(&self.new_warnings(&shown, &program), DISPLAY_CALL);
+            return self.run_and_keep(shown, program, warnings);
+        }
         self.compile_run_and_keep(plain)
     }
 
@@ -142,7 +144,10 @@ impl Session {
 
     fn compile_run_and_keep(&mut self, submission: Submission) -> Reply {
         match self.compile(&submission) {
-            Ok(program) => self.run_and_keep(submission, program),
+            Ok(program) => {
+                let warnings = self.new_warnings(&submission, &program);
+                self.run_and_keep(submission, program, warnings)
+            }
             Err((diags, files)) => {
                 let segments = self.compose(&submission).1;
                 Reply::Rejected { output: String::new(), errors: render_relative(&diags, &files, &segments) }
@@ -152,7 +157,13 @@ impl Session {
 
     /// Runs the session's program (compiled with `submission`) and keeps the input if it
     /// ran to the end.
-    fn run_and_keep(&mut self, submission: Submission, program: Program) -> Reply {
+    /// The compiler's warnings about `submission` (rendered), shown before what it prints.
+    fn new_warnings(&self, submission: &Submission, program: &Program) -> String {
+        let segments = self.compose(submission).1;
+        render_new_warnings(&program.warning_diags, &program.meta.files, &segments)
+    }
+
+    fn run_and_keep(&mut self, submission: Submission, program: Program, warnings: String) -> Reply {
         let run = match self.run(program, self.vm_options.clone()) {
             Ok(run) => run,
             Err(message) => return Reply::Rejected { output: String::new(), errors: message },
@@ -164,7 +175,7 @@ impl Session {
                 self.accepted.push(submission);
                 self.shown_stdout = run.stdout.len();
                 self.shown_stderr = run.stderr.len();
-                Reply::Accepted { output: output + &errors }
+                Reply::Accepted { output: warnings + &output + &errors }
             }
             UNHANDLED_EXCEPTION_EXIT_CODE => Reply::Rejected { output, errors: without_unhandled_prefix(&errors) },
             DEADLOCK_EXIT_CODE => Reply::Rejected { output, errors },
@@ -240,6 +251,9 @@ impl Composer {
         self.lines += line_count - 1;
     }
 }
+
+/// How the REPL shows an expression's value: `DISPLAY_CALL` + the expression + `);`.
+const DISPLAY_CALL: &str = "System.Runtime.CompilerServices.InteractiveDisplay.Print(";
 
 /// The compiler's errors and the files they point into.
 type CompileErrors = (Vec<Diag>, Vec<SourceFile>);

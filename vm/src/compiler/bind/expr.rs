@@ -1091,7 +1091,9 @@ impl MethodBinder<'_> {
         match name {
             Some(n) => {
                 if let ExprKind::Name(seg) = &inner.kind {
-                    let known = self.lookup_local(&seg.name.name).is_some() || self.lookup_local_function(&seg.name.name).is_some();
+                    let local = self.lookup_local(&seg.name.name);
+                    self.unused_exempt.extend(local);
+                    let known = local.is_some() || self.lookup_local_function(&seg.name.name).is_some();
                     if !known {
                         let _ = self.bind(inner, None);
                     }

@@ -27,6 +27,7 @@ pub mod readonly;
 pub mod stmt;
 pub mod syntax;
 pub mod this_assignment;
+pub mod warnings;
 
 use std::rc::Rc;
 
@@ -108,6 +109,8 @@ pub struct MethodBinder<'c> {
     /// The scope depth of a REPL session's top-level statements, where a declaration
     /// shadows an earlier one of the same name ([`super::CompileOptions::interactive`]).
     submission_scope: Option<usize>,
+    /// Locals CS0168/CS0219 stay silent about: constants, and locals named by `nameof`.
+    pub unused_exempt: Vec<LocalId>,
 }
 
 pub fn value_arg(expr: BExpr) -> BArg {
@@ -168,6 +171,7 @@ impl<'c> MethodBinder<'c> {
             pending_gotos: Vec::new(),
             switch_stack: Vec::new(),
             submission_scope: None,
+            unused_exempt: Vec::new(),
         };
         if is_async {
             b.func.async_result = b.task_result_type(md.ret);
@@ -407,6 +411,7 @@ impl<'c> MethodBinder<'c> {
 
     /// Binds the body the method's source describes.
     pub fn bind_method(&mut self, source: &MethodSource) -> Option<BoundBody> {
+        let errors_before = self.c.diags.len();
         let params = self.declare_params();
         let span = self.c.meta.method(self.method).span;
         let body = match source {
@@ -429,7 +434,11 @@ impl<'c> MethodBinder<'c> {
         self.resolve_gotos();
         self.check_definite_assignment(&body);
         let async_result = self.func.is_async.then(|| self.func.async_result.unwrap_or(TypeId::VOID));
-        Some(BoundBody { body, params, iterator: self.func.iterator_element, async_result })
+        let bound = BoundBody { body, params, iterator: self.func.iterator_element, async_result };
+        if self.c.diags.len() == errors_before {
+            self.report_body_warnings(&bound);
+        }
+        Some(bound)
     }
 
     /// A block or expression body of the current function.

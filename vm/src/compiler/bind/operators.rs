@@ -648,6 +648,9 @@ impl MethodBinder<'_> {
         if !liftable {
             return (a, b);
         }
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+            self.warn_value_compared_with_null(other, op == BinaryOp::Ne, span);
+        }
         let typed_null = BExpr::new(BKind::Const(ConstVal::Null), self.c.nullable_of(other), span);
         if null_first {
             (typed_null, b)

@@ -226,6 +226,9 @@ impl MethodBinder<'_> {
                 }
             }
             let local = self.declare_variable(&decl.name.name, ty, LocalKind::User, decl.name.span);
+            if d.is_const {
+                self.unused_exempt.push(local);
+            }
             if let (true, Some(BKind::Const(c))) = (d.is_const, init.as_ref().map(|v| &v.kind)) {
                 self.const_locals.insert(local, c.clone());
             }

@@ -8,7 +8,7 @@
 mod async_iterator;
 mod awaits;
 pub mod classic;
-mod closures;
+pub mod closures;
 mod expr;
 mod peephole;
 pub mod report;
