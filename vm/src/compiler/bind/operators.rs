@@ -67,12 +67,6 @@ impl MethodBinder<'_> {
         if inner.is_some() {
             return self.lifted_unary(bop, v, ty, span, op == UnaryOp::Plus);
         }
-        if op == UnaryOp::Plus && matches!(v.kind, BKind::Const(_)) {
-            // `+b` of a byte constant is an int constant (so `const byte c = +b;` fits).
-            if let Some(folded) = self.fold_constant_cast(&v, ty, span) {
-                return folded;
-            }
-        }
         let operand = self.coerce(v, ty);
         if op == UnaryOp::Plus {
             return BExpr { span, ..operand };
