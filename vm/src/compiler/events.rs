@@ -14,10 +14,10 @@ use grammar::span::Span;
 
 impl Compiler {
     /// Declares the accessor methods of an event; returns whether it also needs a field
-    /// (field-like events outside interfaces).
+    /// (field-like events that are neither abstract nor an interface's).
     pub(super) fn declare_event_accessors(&mut self, def: TypeDefId, src: &TypeDeclSource, ctx: &NameContext, e: &ast::EventDecl) -> bool {
         let is_abstract = e.modifiers.bits & ast::Modifiers::ABSTRACT != 0;
-        let in_interface = self.meta.type_def(def).kind == TypeDefKind::Interface || is_abstract;
+        let bodiless = self.meta.type_def(def).kind == TypeDefKind::Interface || is_abstract;
         for d in &e.declarators {
             match &e.accessors {
                 Some(accessors) => {
@@ -33,7 +33,7 @@ impl Compiler {
                     }
                 }
                 // An interface's or an abstract event: accessors without bodies.
-                None if in_interface => {
+                None if bodiless => {
                     for kind in ["add", "remove"] {
                         let m = self.declare_accessor_method(def, src, ctx, e, &d.name, kind, None);
                         self.custom_event_accessors.insert(m);
@@ -48,7 +48,7 @@ impl Compiler {
                 }
             }
         }
-        e.accessors.is_none() && !in_interface
+        e.accessors.is_none() && !bodiless
     }
 
     #[allow(clippy::too_many_arguments)]
