@@ -427,14 +427,8 @@ impl Vm {
     }
 
     #[cold]
-    fn stack_overflow(&mut self) -> InvokeError {
-        let mut text = String::from("Stack overflow.\n");
-        let frames: Vec<_> = self.thread.frames.iter().rev().take(10).copied().collect();
-        for f in frames {
-            text.push_str(&self.frame_line(f.func, f.pc.saturating_sub(1)));
-            text.push('\n');
-        }
-        InvokeError::Fatal(text)
+    pub(super) fn stack_overflow(&mut self) -> InvokeError {
+        InvokeError::Terminated(super::Termination::StackOverflow(self.stack_overflow_report()))
     }
 }
 

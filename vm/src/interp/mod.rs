@@ -33,6 +33,17 @@ pub enum InvokeError {
     Exit(i32),
     /// A VM invariant broke; the message says which.
     Fatal(String),
+    /// The program hit a limit that ends the process (not a VM bug).
+    Terminated(Termination),
+}
+
+/// How a program ends when it hits a limit no handler can catch.
+#[derive(Debug)]
+pub enum Termination {
+    /// The call stack reached [`crate::runtime::thread::MAX_FRAMES`]: .NET's report of it.
+    StackOverflow(String),
+    /// `--max-steps` was reached after this many loop iterations.
+    StepBudgetSpent(u64),
 }
 
 /// What the loop does after an instruction that changes frames or fails.
@@ -58,6 +69,7 @@ pub enum SliceEnd {
     Unhandled(Value),
     Exit(i32),
     Fatal(String),
+    Terminated(Termination),
 }
 
 const CANNOT_BLOCK: &str = "a thread blocked where the VM cannot switch threads (inside a call made by the runtime)";
@@ -144,7 +156,7 @@ impl Vm {
                 Ok(Flow::OutOfFuel) => {
                     return match self.refuel() {
                         Ok(()) => SliceEnd::Preempted,
-                        Err(InvokeError::Fatal(m)) => SliceEnd::Fatal(m),
+                        Err(InvokeError::Terminated(t)) => SliceEnd::Terminated(t),
                         Err(_) => SliceEnd::Preempted,
                     };
                 }
@@ -153,6 +165,7 @@ impl Vm {
                 Err(InvokeError::Exception(e)) => return SliceEnd::Unhandled(e),
                 Err(InvokeError::Exit(code)) => return SliceEnd::Exit(code),
                 Err(InvokeError::Fatal(m)) => return SliceEnd::Fatal(m),
+                Err(InvokeError::Terminated(t)) => return SliceEnd::Terminated(t),
             }
         }
     }
@@ -169,7 +182,7 @@ impl Vm {
     fn refuel(&mut self) -> Result<(), InvokeError> {
         self.steps_taken += FUEL_PER_SLICE;
         if self.options.max_steps.is_some_and(|max| self.steps_taken >= max) {
-            return Err(InvokeError::Fatal(format!("the program ran more than {} loop iterations (--max-steps)", self.steps_taken)));
+            return Err(InvokeError::Terminated(Termination::StepBudgetSpent(self.steps_taken)));
         }
         self.thread.fuel = FUEL_PER_SLICE;
         Ok(())

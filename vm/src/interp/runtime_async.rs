@@ -64,7 +64,7 @@ impl Vm {
             return Err(InvokeError::Fatal(format!("async body {} has no code", self.meta.method(method).name)));
         };
         if self.thread.frames.len() >= crate::runtime::thread::MAX_FRAMES {
-            return Err(InvokeError::Fatal("Stack overflow.".into()));
+            return Err(self.stack_overflow());
         }
         let nregs = self.functions[fid.0 as usize].num_regs as usize;
         self.thread.ensure_regs(base + nregs + 1);

@@ -6,7 +6,7 @@ use std::io::Write;
 use super::scheduler::Status;
 use super::value::Value;
 use super::Vm;
-use crate::interp::SliceEnd;
+use crate::interp::{SliceEnd, Termination};
 use crate::metadata::{Flags, MethodId, TypeKind};
 
 /// The exit code of a process killed by an unhandled exception (`SIGABRT`), as `dotnet`
@@ -18,6 +18,13 @@ pub const INTERNAL_ERROR_EXIT_CODE: i32 = 70;
 
 /// The exit code after a deadlock report (.NET would hang instead).
 pub const DEADLOCK_EXIT_CODE: i32 = 3;
+
+/// The exit code when `--max-steps` stops the program.
+pub const STEP_LIMIT_EXIT_CODE: i32 = 4;
+
+/// The exit code of a process killed by a stack overflow (`SIGABRT`), as `dotnet` reports
+/// it on Linux.
+pub const STACK_OVERFLOW_EXIT_CODE: i32 = 134;
 
 impl Vm {
     /// Runs the program: `Main` on thread 1 and every thread it starts, until `Main` has
@@ -88,6 +95,7 @@ impl Vm {
                 }
                 SliceEnd::Exit(code) => return code,
                 SliceEnd::Fatal(message) => return self.internal_error(&message),
+                SliceEnd::Terminated(why) => return self.terminated(why),
             }
         }
     }
@@ -113,6 +121,20 @@ impl Vm {
         }
         for j in std::mem::take(&mut self.sched.threads[t].joiners) {
             self.unpark_with(j, Value::Bool(true));
+        }
+    }
+
+    /// Reports a limit the program hit and returns the exit code that goes with it.
+    pub(super) fn terminated(&mut self, why: Termination) -> i32 {
+        match why {
+            Termination::StackOverflow(report) => {
+                self.write_stderr(&report);
+                STACK_OVERFLOW_EXIT_CODE
+            }
+            Termination::StepBudgetSpent(steps) => {
+                self.write_stderr(&format!("vm: the program was stopped after {steps} loop iterations: the --max-steps limit was reached\n"));
+                STEP_LIMIT_EXIT_CODE
+            }
         }
     }
 

@@ -165,18 +165,23 @@ impl Vm {
     pub fn method_display_name(&self, method: MethodId) -> String {
         let m = self.meta.method(method);
         let owner = self.meta.def_full_name(m.owner).replace('+', ".");
-        let name = match m.kind {
-            MethodKind::Constructor => ".ctor".to_string(),
-            MethodKind::StaticConstructor => ".cctor".to_string(),
-            _ => m.name.clone(),
-        };
-        let generic = if m.type_params.is_empty() {
-            String::new()
-        } else {
-            let names: Vec<&str> = m.type_params.iter().map(|p| p.name.as_str()).collect();
-            format!("[{}]", names.join(","))
-        };
         let params: Vec<String> = m.params.iter().map(|p| format!("{} {}", self.meta.clr_name(p.ty), p.name)).collect();
-        format!("{owner}.{name}{generic}({})", params.join(", "))
+        format!("{owner}.{}({})", self.runtime_method_name(method), params.join(", "))
+    }
+
+    /// A method's name as the runtime shows it: `.ctor`, `.cctor`, or the name with its
+    /// generic parameters (`Map[T,U]`).
+    pub fn runtime_method_name(&self, method: MethodId) -> String {
+        let m = self.meta.method(method);
+        let name = match m.kind {
+            MethodKind::Constructor => ".ctor",
+            MethodKind::StaticConstructor => ".cctor",
+            _ => m.name.as_str(),
+        };
+        if m.type_params.is_empty() {
+            return name.to_string();
+        }
+        let names: Vec<&str> = m.type_params.iter().map(|p| p.name.as_str()).collect();
+        format!("{name}[{}]", names.join(","))
     }
 }

@@ -56,6 +56,7 @@ impl Vm {
             }
             SliceEnd::Exit(code) => return Err(ProgramEnded(code)),
             SliceEnd::Fatal(message) => return Err(ProgramEnded(self.internal_error(&message))),
+            SliceEnd::Terminated(why) => return Err(ProgramEnded(self.terminated(why))),
         }
         Ok(Next::Schedule)
     }

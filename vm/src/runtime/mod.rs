@@ -18,6 +18,7 @@ pub mod numerics;
 pub mod object;
 pub mod options;
 pub mod scheduler;
+mod stack_overflow;
 pub mod stats;
 pub mod strings;
 pub mod thread;

@@ -26,6 +26,10 @@ const OUTSIDE_CORELIB: &[(&str, &str, &str)] = &[
     ("System.Threading", "CountdownEvent", "System.Threading"),
 ];
 
+/// The types a signature names by their element type, without a namespace.
+const SIGNATURE_PRIMITIVES: &[&str] =
+    &["Boolean", "Char", "SByte", "Byte", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64", "Single", "Double", "IntPtr", "UIntPtr"];
+
 /// Where a type is defined, for assembly-qualified names.
 enum Assembly {
     /// The user's program.
@@ -116,6 +120,31 @@ impl Metadata {
                 Assembly::library(&d.namespace, &self.def_name_with_arity(outer))
             }
             _ => Assembly::Library(CORELIB, CORELIB_TOKEN),
+        }
+    }
+
+    /// A type as the runtime writes it in a method signature (the stack overflow report):
+    /// primitive types by their short name (`Int32`, `Boolean`, `IntPtr`), every other type
+    /// by its full name, generic arguments in angle brackets
+    /// (``System.Collections.Generic.List`1<Int32>``).
+    pub fn clr_signature_name(&self, t: TypeId) -> String {
+        match self.types.kind(t) {
+            TypeKind::Named { def, args } => {
+                let d = self.type_def(*def);
+                if d.namespace == "System" && args.is_empty() && SIGNATURE_PRIMITIVES.contains(&d.name.as_str()) {
+                    return d.name.clone();
+                }
+                let mut s = self.def_full_name(*def);
+                if !args.is_empty() {
+                    let parts: Vec<String> = args.iter().map(|&a| self.clr_signature_name(a)).collect();
+                    s.push_str(&format!("<{}>", parts.join(",")));
+                }
+                s
+            }
+            TypeKind::Array { elem, rank } => {
+                format!("{}[{}]", self.clr_signature_name(*elem), ",".repeat(*rank as usize - 1))
+            }
+            _ => self.clr_name(t),
         }
     }
 
