@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod bytecode;
 pub mod compiler;
+pub mod deep_stack;
 pub mod driver;
 pub mod interp;
 pub mod lower;

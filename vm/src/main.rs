@@ -57,7 +57,14 @@ struct RunCommand {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match dispatch(&args) {
+    let outcome = match vm::deep_stack::run_on_deep_stack(|| dispatch(&args)) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            eprintln!("vm: internal error: cannot start the compiler's thread: {e}");
+            return ExitCode::from(vm::runtime::entry::INTERNAL_ERROR_EXIT_CODE as u8);
+        }
+    };
+    match outcome {
         Ok(code) => ExitCode::from(code as u8),
         Err(UsageError(message)) => {
             eprintln!("vm: {message}\n\n{USAGE}");

@@ -477,7 +477,8 @@ impl Compiler {
         match candidates.as_slice() {
             [] => {
                 let file = FileId(self.library_files as u32);
-                if self.meta.files.len() > self.library_files {
+                // A file that failed to parse has no Main to find: its own errors say why.
+                if self.meta.files.len() > self.library_files && !self.diags.has_errors() {
                     self.error(file, Span::default(), "CS5001", "Program does not contain a static 'Main' method suitable for an entry point");
                 }
             }

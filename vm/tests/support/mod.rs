@@ -22,6 +22,12 @@ pub fn run(path: &str, source: &str, flags: &[String], args: &[String], lowering
 
 /// [`run`] with `stdin` as the program's standard input.
 pub fn run_with_input(path: &str, source: &str, flags: &[String], args: &[String], stdin: &str, lowering: Lowering) -> Outcome {
+    let run = || run_here(path, source, flags, args, stdin, lowering);
+    vm::deep_stack::run_on_deep_stack(run).expect("the deep-stack thread starts")
+}
+
+/// [`run_with_input`] on the calling thread, as `vm` runs a program on its deep-stack thread.
+fn run_here(path: &str, source: &str, flags: &[String], args: &[String], stdin: &str, lowering: Lowering) -> Outcome {
     let mut vm_options = VmOptions { program_name: path.to_string(), args: args.to_vec(), ..VmOptions::default() };
     vm_options.console.stdin = Some(stdin.to_string());
     let mut compile = CompileOptions { lowering, ..CompileOptions::default() };

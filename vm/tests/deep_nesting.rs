@@ -1,0 +1,48 @@
+//! Deeply nested programs compile and run (the compiler runs on a deep stack), up to the
+//! parser's nesting limit; beyond it, CS8078 — never a stack overflow of the VM itself.
+
+mod support;
+
+use support::run;
+use vm::compiler::Lowering;
+
+/// A program whose `Main` runs `body` with `int a = 1` and `static int F(int x)` in scope.
+fn program(body: &str) -> String {
+    format!("class P {{ static int F(int x) => x + 1; static void Main() {{ int a = 1; {body} }} }}")
+}
+
+fn outcome_of(body: &str) -> support::Outcome {
+    run("deep.cs", &program(body), &[], &[], Lowering::Runtime)
+}
+
+#[test]
+fn a_five_thousand_term_sum_compiles_and_runs() {
+    let sum = vec!["a"; 5000].join(" + ");
+    let o = outcome_of(&format!("System.Console.WriteLine({sum});"));
+    assert_eq!((o.exit_code, o.stdout.as_str()), (0, "5000\n"), "{}", o.stderr);
+}
+
+#[test]
+fn calls_nested_five_thousand_deep_compile_and_run() {
+    let calls = format!("{}0{}", "F(".repeat(5000), ")".repeat(5000));
+    let o = outcome_of(&format!("System.Console.WriteLine({calls});"));
+    assert_eq!((o.exit_code, o.stdout.as_str()), (0, "5000\n"), "{}", o.stderr);
+}
+
+#[test]
+fn blocks_and_parentheses_nested_five_thousand_deep_compile_and_run() {
+    let blocks = format!("{}a++;{}", "{".repeat(5000), "}".repeat(5000));
+    let parens = format!("{}a{}", "(".repeat(5000), ")".repeat(5000));
+    let o = outcome_of(&format!("{blocks} System.Console.WriteLine({parens});"));
+    assert_eq!((o.exit_code, o.stdout.as_str()), (0, "2\n"), "{}", o.stderr);
+}
+
+#[test]
+fn nesting_beyond_the_limit_is_cs8078_alone() {
+    let sum = vec!["a"; 100_000].join(" + ");
+    let o = outcome_of(&format!("System.Console.WriteLine({sum});"));
+    assert_eq!(o.exit_code, 1);
+    let errors: Vec<&str> = o.stderr.lines().filter(|l| l.contains(": error ")).collect();
+    assert_eq!(errors.len(), 1, "{}", o.stderr);
+    assert!(errors[0].ends_with("error CS8078: An expression is too long or complex to compile"), "{}", errors[0]);
+}
