@@ -24,6 +24,7 @@ pub mod method_group;
 pub mod operators;
 pub mod pattern;
 pub mod readonly;
+pub mod scope_names;
 pub mod stmt;
 pub mod syntax;
 pub mod this_assignment;
@@ -45,7 +46,7 @@ use grammar::span::Span;
 /// A lexical scope: the names it declares.
 #[derive(Default)]
 struct Scope {
-    names: Vec<(String, LocalId)>,
+    names: scope_names::ScopeNames,
     /// Locals declared in this scope (for the block's `locals` list).
     locals: Vec<LocalId>,
     /// Local functions declared in this scope.
@@ -55,7 +56,7 @@ struct Scope {
     /// Locals this block declares further on: a local's scope is its whole block, so
     /// their names may not be used (CS0841) or declared again in a nested scope (CS0136)
     /// before their declarations.
-    pending: Vec<String>,
+    pending: scope_names::PendingNames,
     /// The function whose body the scope is in ([`FuncCtx::index`]).
     owner: u32,
     /// A switch section's scope: its locals belong to the switch block's declaration
@@ -213,7 +214,7 @@ impl<'c> MethodBinder<'c> {
     /// Whether the current declaration space (the current scope, with the switch block's
     /// for a switch section) already declares `name`.
     fn declared_in_this_space(&self, name: &str) -> bool {
-        let declares = |s: &Scope| s.names.iter().any(|(n, _)| n == name);
+        let declares = |s: &Scope| s.names.find(name).is_some();
         let mut spaces = self.scopes.iter().rev();
         match spaces.next() {
             Some(s) if declares(s) => true,
@@ -244,10 +245,8 @@ impl<'c> MethodBinder<'c> {
         self.locals.push(LocalInfo { name: name.to_string(), ty, kind, owner: self.func.index, hoisted: false, span });
         if let Some(s) = self.scopes.last_mut() {
             if !discard {
-                s.names.push((name.to_string(), id));
-                if let Some(i) = s.pending.iter().position(|n| n == name) {
-                    s.pending.swap_remove(i);
-                }
+                s.names.push(name, id);
+                s.pending.remove_one(name);
             }
             s.locals.push(id);
         }
@@ -257,7 +256,9 @@ impl<'c> MethodBinder<'c> {
     /// Records the locals a statement list declares (at its own level) before binding it.
     pub fn expect_locals<'n>(&mut self, names: impl Iterator<Item = &'n str>) {
         if let Some(s) = self.scopes.last_mut() {
-            s.pending.extend(names.map(str::to_string));
+            for name in names {
+                s.pending.add(name);
+            }
         }
     }
 
@@ -265,13 +266,13 @@ impl<'c> MethodBinder<'c> {
     /// further on.
     fn declared_later_in_enclosing_scope(&self, name: &str) -> bool {
         let enclosing = &self.scopes[..self.scopes.len().saturating_sub(1)];
-        enclosing.iter().any(|s| s.owner == self.func.index && s.pending.iter().any(|n| n == name))
+        enclosing.iter().any(|s| s.owner == self.func.index && s.pending.contains(name))
     }
 
     /// Whether `name` is a local of the current function's blocks used before its
     /// declaration.
     pub fn used_before_declaration(&self, name: &str) -> bool {
-        self.scopes.iter().any(|s| s.owner == self.func.index && s.pending.iter().any(|n| n == name))
+        self.scopes.iter().any(|s| s.owner == self.func.index && s.pending.contains(name))
     }
 
     /// A compiler temporary (not visible to name lookup).
@@ -296,7 +297,7 @@ impl<'c> MethodBinder<'c> {
     }
 
     pub fn lookup_local(&self, name: &str) -> Option<LocalId> {
-        self.scopes.iter().rev().find_map(|s| s.names.iter().rev().find(|(n, _)| n == name).map(|(_, l)| *l))
+        self.scopes.iter().rev().find_map(|s| s.names.find(name))
     }
 
     pub fn lookup_local_function(&self, name: &str) -> Option<NestedId> {
@@ -323,7 +324,7 @@ impl<'c> MethodBinder<'c> {
     pub fn pop_scope_passing_names_from(&mut self, first: usize) -> Vec<LocalId> {
         let Some(mut scope) = self.scopes.pop() else { return Vec::new() };
         if let Some(enclosing) = self.scopes.last_mut() {
-            enclosing.names.extend(scope.names.drain(first.min(scope.names.len())..));
+            enclosing.names.extend(scope.names.split_off(first));
         }
         scope.locals
     }
@@ -332,7 +333,7 @@ impl<'c> MethodBinder<'c> {
     /// declared pattern or `out` variables in the enclosing scope is being undone).
     pub fn forget_scoped_locals_from(&mut self, first: usize) {
         for s in &mut self.scopes {
-            s.names.retain(|(_, l)| (l.0 as usize) < first);
+            s.names.retain(|l| (l.0 as usize) < first);
             s.locals.retain(|l| (l.0 as usize) < first);
         }
     }
@@ -340,7 +341,7 @@ impl<'c> MethodBinder<'c> {
     /// Makes an existing local visible under another name in the current scope.
     pub fn declare_alias(&mut self, name: &str, id: LocalId) {
         if let Some(s) = self.scopes.last_mut() {
-            s.names.push((name.to_string(), id));
+            s.names.push(name, id);
         }
     }
 
