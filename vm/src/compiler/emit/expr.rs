@@ -9,6 +9,9 @@ use crate::compiler::bound::*;
 use crate::metadata::{Constant, Flags, MethodBody, MethodId, TypeId, TypeKind};
 use crate::runtime::value::Value;
 
+/// The most operands one `Concat` instruction takes.
+const MAX_CONCAT_OPERANDS: usize = 1024;
+
 /// How a type operand reaches an instruction: known at compile time, or computed from the
 /// generic context into a register.
 enum TypeOperand {
@@ -258,17 +261,7 @@ impl FnBuilder<'_> {
                 self.emit_into(otherwise, dst);
                 self.place_label(end);
             }
-            BKind::Concat(parts) => {
-                let first = Reg(self.next_reg);
-                let regs: Vec<Reg> = parts.iter().map(|_| self.alloc_reg()).collect();
-                for (p, &r) in parts.iter().zip(&regs) {
-                    match self.integer_concat_operand(p) {
-                        Some(value) => self.emit_into(value, r),
-                        None => self.emit_into(p, r),
-                    }
-                }
-                self.emit(Op::Concat { dst, first, count: parts.len() as u16 });
-            }
+            BKind::Concat(parts) => self.emit_concat(parts, dst),
             BKind::Format { value, format } => {
                 let mut r = self.emit_value(value);
                 if self.is_enum(value.ty) {
@@ -435,8 +428,35 @@ impl FnBuilder<'_> {
         }
     }
 
-    /// An integer's plain `ToString()` as a part of a concatenation: `Concat` writes the
-    /// integer itself, which saves making its string first.
+    /// `a + b + …` over strings: one `Concat` of consecutive registers per
+    /// [`MAX_CONCAT_OPERANDS`] operands, each after the first taking the text so far as
+    /// its first operand (an interpolated string with 70 000 holes needs no 70 000
+    /// registers). The text grows in a temporary, so operands still read `dst`'s old value.
+    fn emit_concat(&mut self, parts: &[BExpr], dst: Reg) {
+        let so_far = if parts.len() > MAX_CONCAT_OPERANDS { self.alloc_reg() } else { dst };
+        for (i, chunk) in parts.chunks(MAX_CONCAT_OPERANDS).enumerate() {
+            let mark = self.mark();
+            let first = Reg(self.next_reg);
+            if i > 0 {
+                let previous = self.alloc_reg();
+                self.emit(Op::Move { dst: previous, src: so_far });
+            }
+            for p in chunk {
+                let r = self.alloc_reg();
+                match self.integer_concat_operand(p) {
+                    Some(value) => self.emit_into(value, r),
+                    None => self.emit_into(p, r),
+                }
+            }
+            let count = self.next_reg.saturating_sub(first.0);
+            self.emit(Op::Concat { dst: so_far, first, count });
+            self.free_to(mark);
+        }
+        if so_far != dst {
+            self.emit(Op::Move { dst, src: so_far });
+        }
+    }
+
     fn integer_concat_operand<'e>(&self, part: &'e BExpr) -> Option<&'e BExpr> {
         let BKind::Format { value, format: None } = &part.kind else { return None };
         let integral = !matches!(self.num_kind(value.ty), None | Some(NumKind::Char | NumKind::F32 | NumKind::F64));

@@ -1,5 +1,6 @@
-//! Deeply nested programs compile and run (the compiler runs on a deep stack), up to the
-//! parser's nesting limit; beyond it, CS8078 — never a stack overflow of the VM itself.
+//! Large programs compile and run: deeply nested ones (the compiler runs on a deep stack)
+//! up to the parser's nesting limit, CS8078 beyond it — never a stack overflow of the VM
+//! itself — and expressions with more operands than one instruction holds.
 
 mod support;
 
@@ -45,4 +46,18 @@ fn nesting_beyond_the_limit_is_cs8078_alone() {
     let errors: Vec<&str> = o.stderr.lines().filter(|l| l.contains(": error ")).collect();
     assert_eq!(errors.len(), 1, "{}", o.stderr);
     assert!(errors[0].ends_with("error CS8078: An expression is too long or complex to compile"), "{}", errors[0]);
+}
+
+#[test]
+fn an_interpolated_string_with_seventy_thousand_holes_has_their_length() {
+    let holes = "{a}".repeat(70_000);
+    let o = outcome_of(&format!("string s = $\"{holes}\"; System.Console.WriteLine(s.Length);"));
+    assert_eq!((o.exit_code, o.stdout.as_str()), (0, "70000\n"), "{}", o.stderr);
+}
+
+#[test]
+fn a_long_concatenation_reads_the_target_before_it_changes() {
+    let parts = vec!["s"; 3000].join(" + ");
+    let o = outcome_of(&format!("string s = \"ab\"; s = {parts}; System.Console.WriteLine(s.Length);"));
+    assert_eq!((o.exit_code, o.stdout.as_str()), (0, "6000\n"), "{}", o.stderr);
 }
