@@ -88,21 +88,59 @@ pub fn render_located(diags: &[Diag], files: &[SourceFile], locate: impl Fn(&Sou
         out.push_str(&format!("{}: {severity} {}: {}\n", locate(file, lc), d.code, d.message));
         let line = file.line_text(lc.line);
         if !line.trim().is_empty() {
-            out.push_str(line);
+            let (shown, col) = excerpt(line, lc.col);
+            out.push_str(shown);
             out.push('\n');
-            out.push_str(&caret_line(file, line, d.span, lc.col));
+            out.push_str(&caret_line(file, shown, d.span, lc.col, col));
             out.push('\n');
         }
     }
     out
 }
 
-/// Spaces (tabs kept, so the caret lines up) up to the column, then `^` under the span's
-/// part on this line (at least one).
-fn caret_line(file: &SourceFile, line: &str, span: Span, col: u32) -> String {
-    let prefix: String = line.chars().take(col.saturating_sub(1) as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+/// The longest source line shown under a diagnostic, in characters.
+const MAX_SHOWN_LINE: usize = 240;
+
+/// The part of `line` shown under a diagnostic at 1-based UTF-16 column `col`: the whole
+/// line, or for a long one (generated code on one line) the [`MAX_SHOWN_LINE`] characters
+/// around the column; with the column within what is shown.
+fn excerpt(line: &str, col: u32) -> (&str, u32) {
+    if line.len() <= MAX_SHOWN_LINE {
+        return (line, col);
+    }
+    let start_char = (col as usize).saturating_sub(MAX_SHOWN_LINE / 2);
+    let mut chars = line.char_indices().skip(start_char);
+    let Some((start, _)) = chars.next() else { return (line, col) };
+    let end = chars.nth(MAX_SHOWN_LINE - 1).map_or(line.len(), |(i, _)| i);
+    let skipped_units: usize = line[..start].chars().map(char::len_utf16).sum();
+    (&line[start..end], col.saturating_sub(skipped_units as u32))
+}
+
+/// Spaces (tabs kept, so the caret lines up) up to the column within the shown `line`,
+/// then `^` under the span's part on this line (at least one).
+fn caret_line(file: &SourceFile, line: &str, span: Span, col: u32, shown_col: u32) -> String {
+    let prefix: String = line.chars().take(shown_col.saturating_sub(1) as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
     let end_lc = file.line_col(span.end);
     let same_line = end_lc.line == file.line_col(span.start).line;
     let width = if same_line { end_lc.col.saturating_sub(col) } else { 1 };
-    format!("{prefix}{}", "^".repeat(width.max(1) as usize))
+    let room = line.chars().count().saturating_sub(prefix.chars().count()).max(1);
+    format!("{prefix}{}", "^".repeat((width.max(1) as usize).min(room)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_line_is_shown_whole() {
+        assert_eq!(excerpt("int x = y;", 9), ("int x = y;", 9));
+    }
+
+    #[test]
+    fn a_long_line_is_shown_around_the_column() {
+        let line = format!("{}y{}", "a".repeat(5000), "b".repeat(5000));
+        let (shown, col) = excerpt(&line, 5001);
+        assert_eq!(shown.chars().count(), MAX_SHOWN_LINE);
+        assert_eq!(shown.chars().nth(col as usize - 1), Some('y'));
+    }
 }
