@@ -40,6 +40,9 @@ options:
   --reuse-continuations=BOOL   a resumed runtime-async frame that suspends again reuses its
                                continuation (default true, as .NET 11; false: one per suspension)
   --max-steps N                stop after about N loop iterations (for untrusted programs)
+  --max-heap SIZE              the most the managed heap may hold (bytes, or with K, M or G)
+                               before allocation throws OutOfMemoryException (default: half
+                               of the machine's memory)
   --trace                      print what threads, the thread pool, awaits and execution
                                contexts do, on virtual time, to standard error
   --timeline FILE              draw the run into FILE: an SVG picture (one lane per thread),
@@ -107,6 +110,7 @@ fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
             "--stats" => vm.stats = true,
             "--warnaserror" => compile.warnings_as_errors = true,
             "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
+            "--max-heap" => vm.max_heap = Some(parse_size(flag, &value()?)?),
             "--trace" => vm.trace.print = true,
             "--timeline" => vm.trace.timeline = Some(value()?.into()),
             "--reuse-continuations" => vm.reuse_continuations = parse_bool(flag, &value()?)?,
@@ -129,7 +133,7 @@ fn parse_bench(args: &[String]) -> Result<(RunCommand, vm::bench::BenchOptions),
         match flag {
             "--filter" => filters.push(value()?),
             "--job" => job = parse_job(&value()?)?,
-            "--lowering" | "--cpus" | "--seed" | "--now" | "--max-steps" | "--reuse-continuations" => run_args.push(format!("{flag}={}", value()?)),
+            "--lowering" | "--cpus" | "--seed" | "--now" | "--max-steps" | "--max-heap" | "--reuse-continuations" => run_args.push(format!("{flag}={}", value()?)),
             "--stats" | "--warnaserror" => run_args.push(flag.to_string()),
             _ => return Err(UsageError(format!("unknown option '{flag}' for bench"))),
         }
@@ -208,6 +212,10 @@ fn parse_lowering(s: &str) -> Result<Lowering, UsageError> {
 
 fn parse_number<T: std::str::FromStr>(flag: &str, s: &str) -> Result<T, UsageError> {
     s.parse().map_err(|_| UsageError(format!("{flag} expects a number, not '{s}'")))
+}
+
+fn parse_size(flag: &str, s: &str) -> Result<usize, UsageError> {
+    vm::runtime::options::parse_size(s).ok_or_else(|| UsageError(format!("{flag} expects a size such as 512M or 2G, not '{s}'")))
 }
 
 fn parse_bool(flag: &str, s: &str) -> Result<bool, UsageError> {

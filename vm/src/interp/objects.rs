@@ -10,6 +10,9 @@ use crate::runtime::types::TypeClass;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
+/// .NET's `Array.MaxLength`: the most elements an array may have.
+const ARRAY_MAX_LENGTH: u64 = 0x7FFF_FFC7;
+
 impl Vm {
     /// `obj.fields[slot]`; `None` for a null (or non-object) receiver.
     #[inline]
@@ -70,12 +73,31 @@ impl Vm {
         if n < 0 {
             return Err(ExceptionKind::Overflow);
         }
-        if n > (1 << 28) {
-            return Err(ExceptionKind::OutOfMemory);
-        }
+        self.make_room_for_array(n as u64)?;
         let elem = self.meta.types.array_elem(ty).map_or(TypeId::ERROR, |(e, _)| e);
         let items = self.default_items(elem, n as usize);
         Ok(Value::Ref(self.heap.alloc(Obj::Array(Array { ty, dims: None, items }))))
+    }
+
+    /// `OutOfMemoryException` unless an array of `length` elements fits: within .NET's
+    /// `Array.MaxLength` and, after a collection if need be, under the heap limit. (The
+    /// dispatch loop allocates arrays with every live value in a register: it may collect.)
+    fn make_room_for_array(&mut self, length: u64) -> Result<(), ExceptionKind> {
+        if length > i32::MAX as u64 {
+            return Err(ExceptionKind::ArrayLengthOverflow);
+        }
+        if length > ARRAY_MAX_LENGTH {
+            return Err(ExceptionKind::ArrayTooLarge);
+        }
+        let bytes = usize::try_from(length).unwrap_or(usize::MAX).saturating_mul(16);
+        if !self.heap.has_room_for(bytes) && self.heap.has_uncollected_garbage() {
+            self.collect_garbage();
+        }
+        if self.heap.has_room_for(bytes) {
+            Ok(())
+        } else {
+            Err(ExceptionKind::OutOfMemory)
+        }
     }
 
     fn default_items(&mut self, elem: TypeId, n: usize) -> Vec<Value> {
@@ -94,12 +116,14 @@ impl Vm {
             if n < 0 {
                 return Err(ExceptionKind::Overflow);
             }
-            total = total.saturating_mul(n as u64);
-            dims.push(n as u32);
+            let n = u32::try_from(n).ok().filter(|&n| n <= i32::MAX as u32).ok_or(ExceptionKind::ArrayLengthOverflow)?;
+            total = total.saturating_mul(u64::from(n));
+            dims.push(n);
         }
-        if total > (1 << 28) {
-            return Err(ExceptionKind::OutOfMemory);
+        if total > ARRAY_MAX_LENGTH {
+            return Err(ExceptionKind::ArrayTooLarge);
         }
+        self.make_room_for_array(total)?;
         let elem = self.meta.types.array_elem(ty).map_or(TypeId::ERROR, |(e, _)| e);
         let items = self.default_items(elem, total as usize);
         Ok(Value::Ref(self.heap.alloc(Obj::Array(Array { ty, dims: Some(dims.into()), items }))))
@@ -199,6 +223,10 @@ impl Vm {
             return self.concat_with_integers(first, count);
         }
         let len: usize = parts.iter().map(|&p| self.str_units(p).map_or(0, <[u16]>::len)).sum();
+        if !self.string_fits(len) {
+            let message = crate::runtime::exceptions::default_message(ExceptionKind::OutOfMemory);
+            return Err(NativeError::ThrowNew(ExceptionKind::OutOfMemory, message.to_string()));
+        }
         let mut out: Vec<u16> = Vec::with_capacity(len);
         for &p in parts {
             if let Some(s) = self.str_units(p) {

@@ -26,7 +26,8 @@ pub fn default_message(kind: ExceptionKind) -> &'static str {
         ExceptionKind::NotImplemented => "The method or operation is not implemented.",
         ExceptionKind::KeyNotFound => "The given key was not present in the dictionary.",
         ExceptionKind::ArrayTypeMismatch => "Attempted to access an element as a type incompatible with the array.",
-        ExceptionKind::OutOfMemory => "Insufficient memory to continue the execution of the program.",
+        ExceptionKind::OutOfMemory => "Exception of type 'System.OutOfMemoryException' was thrown.",
+        ExceptionKind::ArrayTooLarge | ExceptionKind::ArrayLengthOverflow => "Array dimensions exceeded supported range.",
     }
 }
 
@@ -48,7 +49,8 @@ impl Vm {
             ExceptionKind::NotImplemented => wk.not_implemented_exception,
             ExceptionKind::KeyNotFound => wk.key_not_found_exception,
             ExceptionKind::ArrayTypeMismatch => wk.array_type_mismatch_exception,
-            ExceptionKind::OutOfMemory => wk.out_of_memory_exception,
+            ExceptionKind::OutOfMemory | ExceptionKind::ArrayTooLarge => wk.out_of_memory_exception,
+            ExceptionKind::ArrayLengthOverflow => wk.overflow_exception,
         }
     }
 

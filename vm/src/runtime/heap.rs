@@ -16,12 +16,39 @@ pub struct GcRef(pub u32);
 /// Objects allocated since the last collection before the first one is considered.
 const MIN_COLLECTION_INTERVAL: usize = 100_000;
 
+/// Bytes allocated since the last collection that make the next safepoint collect, however
+/// few the objects (a loop allocating large arrays); or the live bytes, if more.
+const MIN_COLLECTION_BYTES: usize = 256 << 20;
+
+/// The bytes an object is counted as against the heap limit: a fixed model (a header, 16
+/// bytes per value, 2 per UTF-16 unit), the same on every platform, so that when a
+/// program runs out of memory does not depend on the host's pointer size.
+pub fn footprint(obj: &Obj) -> usize {
+    const HEADER: usize = 24;
+    const VALUE: usize = 16;
+    HEADER
+        + match obj {
+            Obj::Str(units) => units.len() * 2,
+            Obj::Array(a) => a.items.len() * VALUE,
+            Obj::Instance(i) => i.fields.len() * VALUE,
+            Obj::Continuation(c) => c.regs.len() * VALUE,
+            _ => VALUE,
+        }
+}
+
 pub struct Heap {
     slots: Vec<Option<Obj>>,
     marks: Vec<u64>,
     free: Vec<u32>,
     allocated_since_gc: usize,
     next_collection: usize,
+    /// Bytes ([`footprint`]) allocated since the last collection.
+    bytes_since_gc: usize,
+    /// Bytes the last collection left live.
+    live_bytes: usize,
+    /// The most bytes the heap may hold (`--max-heap`): beyond it allocation throws
+    /// `OutOfMemoryException`.
+    pub limit: usize,
     worklist: Vec<GcRef>,
     pub collections: u64,
 }
@@ -32,7 +59,24 @@ impl Default for Heap {
     }
 }
 
+/// The heap limit without `--max-heap`: half of the machine's memory (where it cannot be
+/// read, 2 GiB).
+pub fn default_limit() -> usize {
+    const FALLBACK: usize = 2 << 30;
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib.saturating_mul(1024))
+    });
+    total.map_or(FALLBACK, |bytes| bytes / 2)
+}
+
 impl Heap {
+    /// A heap that holds at most `limit` bytes (see [`footprint`]).
+    pub fn with_limit(limit: usize) -> Heap {
+        Heap { limit, ..Heap::new() }
+    }
+
     pub fn new() -> Heap {
         Heap {
             slots: Vec::new(),
@@ -40,6 +84,9 @@ impl Heap {
             free: Vec::new(),
             allocated_since_gc: 0,
             next_collection: MIN_COLLECTION_INTERVAL,
+            bytes_since_gc: 0,
+            live_bytes: 0,
+            limit: usize::MAX,
             worklist: Vec::new(),
             collections: 0,
         }
@@ -47,6 +94,7 @@ impl Heap {
 
     pub fn alloc(&mut self, obj: Obj) -> GcRef {
         self.allocated_since_gc += 1;
+        self.bytes_since_gc += footprint(&obj);
         match self.free.pop() {
             Some(i) => {
                 self.slots[i as usize] = Some(obj);
@@ -74,7 +122,18 @@ impl Heap {
     /// Whether enough has been allocated since the last collection to collect now.
     #[inline]
     pub fn wants_collection(&self) -> bool {
-        self.allocated_since_gc >= self.next_collection
+        self.allocated_since_gc >= self.next_collection || self.bytes_since_gc >= self.live_bytes.max(MIN_COLLECTION_BYTES)
+    }
+
+    /// Whether `bytes` more fit under the limit, counting everything allocated since the
+    /// last collection as live.
+    pub fn has_room_for(&self, bytes: usize) -> bool {
+        self.live_bytes.saturating_add(self.bytes_since_gc).saturating_add(bytes) <= self.limit
+    }
+
+    /// Whether a collection now could free anything counted against the limit.
+    pub fn has_uncollected_garbage(&self) -> bool {
+        self.bytes_since_gc > 0
     }
 
     /// Makes the next safepoint collect (`GC.Collect`). The interpreter reaches one as
@@ -131,14 +190,21 @@ impl Heap {
 
     /// Frees every unmarked object and schedules the next collection.
     pub fn sweep(&mut self) {
+        let mut live_bytes = 0;
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let marked = self.marks[i / 64] & (1 << (i % 64)) != 0;
-            if !marked && slot.is_some() {
-                *slot = None;
-                self.free.push(i as u32);
+            match slot {
+                Some(_) if !marked => {
+                    *slot = None;
+                    self.free.push(i as u32);
+                }
+                Some(obj) => live_bytes += footprint(obj),
+                None => {}
             }
         }
         self.collections += 1;
+        self.live_bytes = live_bytes;
+        self.bytes_since_gc = 0;
         self.allocated_since_gc = 0;
         self.next_collection = self.live_objects().max(MIN_COLLECTION_INTERVAL);
     }

@@ -122,7 +122,7 @@ impl Vm {
             meta,
             functions: Rc::new(functions.into_iter().map(Rc::new).collect()),
             library: None,
-            heap: Heap::new(),
+            heap: Heap::with_limit(options.max_heap.unwrap_or_else(heap::default_limit)),
             type_states: Vec::new(),
             thread: ThreadState::default(),
             sinks,

@@ -49,7 +49,12 @@ pub enum ExceptionKind {
     NotImplemented,
     KeyNotFound,
     ArrayTypeMismatch,
+    /// The heap limit (`--max-heap`) or a string longer than .NET allows.
     OutOfMemory,
+    /// An array longer than `Array.MaxLength` (an `OutOfMemoryException`).
+    ArrayTooLarge,
+    /// An array length beyond `int` (an `OverflowException`).
+    ArrayLengthOverflow,
 }
 
 pub type NativeResult = Result<Value, NativeError>;

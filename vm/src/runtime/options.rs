@@ -18,8 +18,11 @@ pub struct VmOptions {
     pub program_name: String,
     /// Arguments after the program file, passed to `Main(string[] args)`.
     pub args: Vec<String>,
-    /// Stop the program (as an internal error) after about this many loop iterations.
+    /// Stop the program after about this many loop iterations (`--max-steps`).
     pub max_steps: Option<u64>,
+    /// The most bytes the managed heap may hold before allocation throws
+    /// `OutOfMemoryException` (`--max-heap`; default [`super::heap::default_limit`]).
+    pub max_heap: Option<usize>,
     /// `--trace` and `--timeline`: what to do with the run's events.
     pub trace: super::trace::TraceOptions,
     /// A runtime-async frame that was resumed and suspends again refills the continuation
@@ -72,9 +75,38 @@ impl Default for VmOptions {
             program_name: "program".to_string(),
             args: Vec::new(),
             max_steps: None,
+            max_heap: None,
             trace: Default::default(),
             reuse_continuations: true,
             console: ConsoleOptions::default(),
         }
+    }
+}
+
+/// A size in bytes as `--max-heap` takes it: a number, optionally followed by `K`, `M` or
+/// `G` (binary multiples).
+pub fn parse_size(s: &str) -> Option<usize> {
+    let (digits, shift) = match s.as_bytes().last()?.to_ascii_uppercase() {
+        b'K' => (&s[..s.len() - 1], 10),
+        b'M' => (&s[..s.len() - 1], 20),
+        b'G' => (&s[..s.len() - 1], 30),
+        _ => (s, 0),
+    };
+    let n: usize = digits.parse().ok()?;
+    n.checked_mul(1usize << shift)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_take_binary_suffixes() {
+        assert_eq!(parse_size("512"), Some(512));
+        assert_eq!(parse_size("64K"), Some(64 << 10));
+        assert_eq!(parse_size("3m"), Some(3 << 20));
+        assert_eq!(parse_size("2G"), Some(2 << 30));
+        assert_eq!(parse_size("G"), None);
+        assert_eq!(parse_size("-1M"), None);
     }
 }

@@ -6,6 +6,9 @@ use super::object::Obj;
 use super::value::Value;
 use super::Vm;
 
+/// The longest string .NET makes (`string.MaxLength`, internal): 0x3FFFFFDF UTF-16 units.
+pub const MAX_STRING_LENGTH: usize = 0x3FFF_FFDF;
+
 impl Vm {
     /// A new string with the given text.
     pub fn alloc_str(&mut self, s: &str) -> Value {
@@ -20,6 +23,12 @@ impl Vm {
     /// A new string with a copy of `units` (one exact-size allocation).
     pub fn alloc_utf16_slice(&mut self, units: &[u16]) -> Value {
         Value::Ref(self.heap.alloc(Obj::Str(units.into())))
+    }
+
+    /// Whether a string of `length` UTF-16 units may be made: within .NET's maximum string
+    /// length and under the heap limit (`OutOfMemoryException` otherwise).
+    pub fn string_fits(&self, length: usize) -> bool {
+        length <= MAX_STRING_LENGTH && self.heap.has_room_for(length * 2)
     }
 
     /// The interned string for a literal.

@@ -52,6 +52,7 @@ fn apply_flags(flags: &[String], compile: &mut CompileOptions, vm: &mut VmOption
             "--now" => vm.now_ticks = vm::runtime::host_model::parse_utc_instant(&value()).expect("--now takes an instant"),
             "--stats" => vm.stats = true,
             "--max-steps" => vm.max_steps = Some(value().parse().expect("--max-steps takes a number")),
+            "--max-heap" => vm.max_heap = Some(vm::runtime::options::parse_size(&value()).expect("--max-heap takes a size")),
             "--warnaserror" => compile.warnings_as_errors = true,
             "--reuse-continuations" => vm.reuse_continuations = value().parse().expect("--reuse-continuations takes true or false"),
             "--lowering" => {

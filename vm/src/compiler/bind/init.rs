@@ -5,7 +5,6 @@
 use super::convert::Prim;
 use super::expr::Bound;
 use super::{value_arg, MethodBinder};
-use crate::bytecode::NumKind;
 use crate::compiler::bound::retyped;
 use crate::compiler::bound::*;
 use crate::compiler::sources::RecordMember;
@@ -197,10 +196,11 @@ impl MethodBinder<'_> {
     fn bind_array_size(&mut self, size: &ast::Expr) -> BExpr {
         let bound = self.bind_expr(size);
         let int = self.wk().int32;
-        let wide = self.prim(bound.ty).filter(|p| matches!(p, Prim::UInt | Prim::Long | Prim::ULong));
-        match wide {
-            Some(_) => self.apply_conversion(bound, ConvKind::Numeric { to: NumKind::I32, checked: true }, int),
-            None => self.coerce(bound, int),
+        // A uint, long or ulong length stays as it is: the array instruction checks it
+        // against .NET's limits when it runs (OverflowException beyond int, as `newarr`).
+        match self.prim(bound.ty) {
+            Some(Prim::UInt | Prim::Long | Prim::ULong) => bound,
+            _ => self.coerce(bound, int),
         }
     }
 
