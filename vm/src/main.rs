@@ -133,7 +133,9 @@ fn parse_bench(args: &[String]) -> Result<(RunCommand, vm::bench::BenchOptions),
         match flag {
             "--filter" => filters.push(value()?),
             "--job" => job = parse_job(&value()?)?,
-            "--lowering" | "--cpus" | "--seed" | "--now" | "--max-steps" | "--max-heap" | "--reuse-continuations" => run_args.push(format!("{flag}={}", value()?)),
+            "--lowering" | "--cpus" | "--seed" | "--now" | "--max-steps" | "--max-heap" | "--reuse-continuations" => {
+                run_args.push(format!("{flag}={}", value()?))
+            }
             "--stats" | "--warnaserror" => run_args.push(flag.to_string()),
             _ => return Err(UsageError(format!("unknown option '{flag}' for bench"))),
         }
