@@ -6,6 +6,8 @@
 //! a static, or another root the runtime hands in. Native code may therefore allocate
 //! freely while holding unrooted references.
 
+use std::collections::HashMap;
+
 use super::object::Obj;
 use super::value::Value;
 
@@ -50,6 +52,9 @@ pub struct Heap {
     /// `OutOfMemoryException`.
     pub limit: usize,
     worklist: Vec<GcRef>,
+    /// Weak references: each `WeakReference` object's target, which a collection clears
+    /// when nothing else reaches it (and drops with the `WeakReference` itself).
+    weak_targets: HashMap<GcRef, Value>,
     pub collections: u64,
 }
 
@@ -88,6 +93,7 @@ impl Heap {
             live_bytes: 0,
             limit: usize::MAX,
             worklist: Vec::new(),
+            weak_targets: HashMap::new(),
             collections: 0,
         }
     }
@@ -188,8 +194,30 @@ impl Heap {
         }
     }
 
-    /// Frees every unmarked object and schedules the next collection.
+    /// The target of weak reference `owner` (null once collected or never set).
+    pub fn weak_target(&self, owner: GcRef) -> Value {
+        self.weak_targets.get(&owner).copied().unwrap_or(Value::Null)
+    }
+
+    /// Points weak reference `owner` at `target` without keeping it alive.
+    pub fn set_weak_target(&mut self, owner: GcRef, target: Value) {
+        if matches!(target, Value::Null) {
+            self.weak_targets.remove(&owner);
+        } else {
+            self.weak_targets.insert(owner, target);
+        }
+    }
+
+    fn is_marked(&self, r: GcRef) -> bool {
+        let i = r.0 as usize;
+        self.marks.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// Frees every unmarked object and schedules the next collection. Weak references
+    /// to unmarked objects are cleared first, and those of unmarked `WeakReference`s dropped.
     pub fn sweep(&mut self) {
+        let weak = std::mem::take(&mut self.weak_targets);
+        self.weak_targets = weak.into_iter().filter(|(owner, target)| self.is_marked(*owner) && target.gc_ref().is_none_or(|t| self.is_marked(t))).collect();
         let mut live_bytes = 0;
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let marked = self.marks[i / 64] & (1 << (i % 64)) != 0;
@@ -246,5 +274,23 @@ mod tests {
         heap.begin_collection();
         heap.sweep();
         assert_eq!(heap.live_objects(), 0);
+    }
+
+    #[test]
+    fn weak_targets_do_not_keep_objects_alive() {
+        let mut heap = Heap::new();
+        let owner = heap.alloc(instance(vec![]));
+        let lost = heap.alloc(instance(vec![]));
+        let kept = heap.alloc(instance(vec![]));
+        let other_owner = heap.alloc(instance(vec![]));
+        heap.set_weak_target(owner, Value::Ref(lost));
+        heap.set_weak_target(other_owner, Value::Ref(kept));
+        heap.begin_collection();
+        heap.mark(Value::Ref(owner));
+        heap.mark(Value::Ref(kept));
+        heap.sweep();
+        assert!(heap.get(lost).is_none());
+        assert!(matches!(heap.weak_target(owner), Value::Null), "a collected target is cleared");
+        assert!(heap.weak_targets.is_empty(), "a collected owner's entry is dropped");
     }
 }

@@ -1,6 +1,7 @@
 //! `System.GC`: collections on request, their count, and what the program allocated and
 //! keeps alive, in the modeled .NET bytes of `--stats` (see `stats` and `clr_size`).
 
+use super::support::{arg, nre};
 use crate::runtime::native::{NativeEntry, NativeResult};
 use crate::runtime::object::Obj;
 use crate::runtime::stats::DELEGATE;
@@ -13,6 +14,24 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "GC.AllocatedBytes", func: allocated_bytes },
     NativeEntry { name: "GC.LiveBytes", func: live_bytes },
 ];
+
+/// The weak-reference intrinsics: they keep boxes as they are, a boxed target being an
+/// object like any other.
+pub const WEAK_ENTRIES: &[NativeEntry] =
+    &[NativeEntry { name: "GC.WeakTarget", func: weak_target }, NativeEntry { name: "GC.SetWeakTarget", func: set_weak_target }];
+
+/// `GC.WeakTarget(WeakReference owner)`: the target, or null once collected.
+fn weak_target(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let owner = arg(args, 0).gc_ref().ok_or_else(nre)?;
+    Ok(vm.heap.weak_target(owner))
+}
+
+/// `GC.SetWeakTarget(WeakReference owner, object target)`.
+fn set_weak_target(vm: &mut Vm, args: &[Value]) -> NativeResult {
+    let owner = arg(args, 0).gc_ref().ok_or_else(nre)?;
+    vm.heap.set_weak_target(owner, arg(args, 1));
+    Ok(Value::Null)
+}
 
 /// Bytes of a string before its characters (header, length, terminating NUL).
 const STRING_OVERHEAD: u32 = 22;

@@ -37,8 +37,16 @@ static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| AREAS.it
 /// The areas whose intrinsics get boxes as they are (they store objects or hand them
 /// back: hash tables, threads, tasks, frames); every other intrinsic reads the values it
 /// is passed, and gets a box's contents.
-const AREAS_KEEPING_BOXES: &[&[NativeEntry]] =
-    &[frames::ENTRIES, iterators::ENTRIES, asyncs::ENTRIES, hashing::ENTRIES, threading::ENTRIES, tasks::ENTRIES, reflection::BOX_KEEPING_ENTRIES];
+const AREAS_KEEPING_BOXES: &[&[NativeEntry]] = &[
+    frames::ENTRIES,
+    iterators::ENTRIES,
+    asyncs::ENTRIES,
+    hashing::ENTRIES,
+    threading::ENTRIES,
+    tasks::ENTRIES,
+    reflection::BOX_KEEPING_ENTRIES,
+    gc::WEAK_ENTRIES,
+];
 
 /// The intrinsics of other areas that look at an object's identity.
 const IDENTITY_INTRINSICS: &[&str] = &["Object.ReferenceEquals"];
@@ -86,6 +94,7 @@ const AREAS: &[&[NativeEntry]] = &[
     bench::ENTRIES,
     tracing::ENTRIES,
     gc::ENTRIES,
+    gc::WEAK_ENTRIES,
     bigint::ENTRIES,
     host::ENTRIES,
     reflection::ENTRIES,
