@@ -183,14 +183,23 @@ impl Vm {
         self.write_stderr(&format!("Unhandled exception. {text}\n"));
     }
 
-    /// The exception's `ToString()`; its type name if `ToString` itself fails.
+    /// The exception's `ToString()`; its type name if `ToString` itself fails. It runs on
+    /// the crashing thread with the scheduler going on, as .NET's does: a `Message` getter
+    /// may wait, and other threads run meanwhile. (Within that run, a second crash is
+    /// described without the scheduler.)
     pub fn describe_exception(&mut self, exc: Value) -> String {
         let described = self.object_to_string_method().and_then(|to_string| {
             let target = self.resolve_virtual(to_string, exc)?;
-            match self.invoke(target, &[exc]) {
-                Ok(s) => self.string_of(s),
-                Err(_) => None,
-            }
+            let text = if self.describing_crash {
+                self.invoke(target, &[exc]).ok()
+            } else {
+                self.describing_crash = true;
+                let crashed = self.sched.current;
+                let text = self.call_on_thread(crashed, target, &[exc]).ok();
+                self.describing_crash = false;
+                text
+            };
+            self.string_of(text?)
         });
         described.unwrap_or_else(|| match self.type_of(exc) {
             Some(t) => self.meta.clr_full_name(t),

@@ -28,15 +28,21 @@ impl Vm {
     /// Runs `method(args)` (receiver first) on the main thread to completion, scheduling
     /// the other threads whenever it waits; returns its result.
     pub fn call_on_main_thread(&mut self, method: MethodId, args: &[Value]) -> Result<Value, ProgramEnded> {
-        self.switch_to(MAIN_THREAD);
+        self.call_on_thread(MAIN_THREAD, method, args)
+    }
+
+    /// As [`Vm::call_on_main_thread`], on thread `caller` (whose frames have all returned or
+    /// been unwound).
+    pub(super) fn call_on_thread(&mut self, caller: usize, method: MethodId, args: &[Value]) -> Result<Value, ProgramEnded> {
+        self.switch_to(caller);
         if let Err(message) = self.start_frame(method, args) {
             return Err(ProgramEnded(self.internal_error(&message)));
         }
-        self.sched.threads[MAIN_THREAD].status = Status::Runnable;
-        let mut t = MAIN_THREAD;
+        self.sched.threads[caller].status = Status::Runnable;
+        let mut t = caller;
         loop {
             let end = self.run_slice();
-            if let Next::Return(v) = self.after_slice(t, end)? {
+            if let Next::Return(v) = self.after_slice(caller, t, end)? {
                 return Ok(v);
             }
             t = self.next_thread()?;
@@ -44,9 +50,9 @@ impl Vm {
         }
     }
 
-    fn after_slice(&mut self, t: usize, end: SliceEnd) -> Result<Next, ProgramEnded> {
+    fn after_slice(&mut self, caller: usize, t: usize, end: SliceEnd) -> Result<Next, ProgramEnded> {
         match end {
-            SliceEnd::Finished(v) if t == MAIN_THREAD => return Ok(Next::Return(v)),
+            SliceEnd::Finished(v) if t == caller => return Ok(Next::Return(v)),
             SliceEnd::Finished(_) => self.thread_finished(t),
             SliceEnd::Parked => {}
             SliceEnd::Preempted => self.sched.charge_slice(t),

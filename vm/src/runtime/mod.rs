@@ -114,6 +114,8 @@ pub struct Vm {
     pub jit: crate::interp::jit::JitState,
     /// The events of a `--trace` or `--timeline` run (`None` otherwise).
     pub tracer: Option<Box<trace::Tracer>>,
+    /// An unhandled exception's `ToString()` is running for the crash report.
+    describing_crash: bool,
 }
 
 impl Vm {
@@ -147,6 +149,7 @@ impl Vm {
             bench_requests: Vec::new(),
             host_roots: Vec::new(),
             jit: Default::default(),
+            describing_crash: false,
         }
     }
 
