@@ -7,6 +7,8 @@ pub mod driver;
 pub mod interp;
 pub mod lower;
 pub mod metadata;
+pub mod numerics;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod repl;
 pub mod runtime;
+pub mod value;
