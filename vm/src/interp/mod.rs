@@ -7,7 +7,7 @@ mod calls;
 mod generators;
 mod objects;
 mod reflection_invoke;
-mod runtime_async;
+pub mod runtime_async;
 mod unwind;
 
 use std::rc::Rc;
