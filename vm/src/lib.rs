@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bytecode;
+pub mod cli;
 pub mod compiler;
 pub mod driver;
 pub mod interp;
