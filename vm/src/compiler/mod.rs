@@ -224,10 +224,6 @@ impl Compiler {
     pub fn error(&mut self, file: FileId, span: grammar::span::Span, code: &'static str, msg: impl Into<String>) {
         self.diags.error(file, span, code, msg);
     }
-
-    pub fn type_source(&self, def: TypeDefId) -> &TypeSource {
-        &self.type_src[def.index()]
-    }
 }
 
 /// The standard library's files, named as the compiler reports them (their texts are
