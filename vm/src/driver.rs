@@ -2,7 +2,6 @@
 //! loads it, and runs its entry point. The `vm` command and the test harness both go
 //! through here.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::Path;
@@ -16,17 +15,13 @@ use crate::runtime::{trace, Sinks, Vm, VmOptions};
 /// The exit code of a program that failed to compile (as `dotnet build` returns).
 pub const COMPILE_ERROR_EXIT_CODE: i32 = 1;
 
-/// The standard library's files, named as the compiler reports them (their texts are
-/// borrowed from the binary, not copied).
-pub fn library_sources() -> Vec<(String, Cow<'static, str>)> {
-    stdlib::SOURCES.iter().map(|&(path, text)| (format!("stdlib/{path}"), Cow::Borrowed(text))).collect()
-}
+pub use crate::compiler::library_sources;
 
 /// Compiles one user file; on failure, the rendered compile errors.
 pub fn compile_file(path: &str, source: &str, options: CompileOptions) -> Result<Program, String> {
     let user = [(path.to_string(), source.to_string())];
     let skeletons = compiler::Skeletons { texts: stdlib::SKELETONS, images: stdlib::IMAGES };
-    compiler::compile_with_skeletons(&library_sources(), Some(skeletons), &user, options)
+    compiler::compile_with_skeletons(&library_sources(), Some(skeletons), &user, options, crate::runtime::intrinsics::NAMES)
         .map_err(|(diags, files)| compiler::diagnostics::render(&diags, &files))
 }
 
@@ -138,5 +133,24 @@ impl Capture {
     /// What was written so far, as text.
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.0.borrow()).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compiler::{compile, diagnostics, library_sources, CompileOptions, Lowering};
+
+    /// Runs only compile what they call: this compiles every library body, with both
+    /// lowerings, so an error anywhere in the library is still caught.
+    #[test]
+    fn the_whole_library_compiles() {
+        let library = library_sources();
+        let user = [("empty.cs".to_string(), "class P { static void Main() { } }".to_string())];
+        for lowering in [Lowering::Classic, Lowering::Runtime] {
+            let options = CompileOptions { lowering, eager_library: true, ..CompileOptions::default() };
+            if let Err((diags, files)) = compile(&library, &user, options, crate::runtime::intrinsics::NAMES) {
+                panic!("{}", diagnostics::render(&diags, &files));
+            }
+        }
     }
 }

@@ -1,11 +1,11 @@
-//! The `vm` command: `vm run FILE [ARGS...]`, `vm bench FILE` and friends. Parses the
-//! command line and hands over to [`vm::driver`].
+//! The `vm` command: `vm run FILE [ARGS...]`, `vm bench FILE` and friends. Dispatches the
+//! command line, parsed by [`vm::cli`], to [`vm::driver`].
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use vm::compiler::{CompileOptions, Lowering};
-use vm::runtime::{Sinks, VmOptions};
+use vm::cli::{parse_bench, parse_lower, parse_repl, parse_run, RunCommand, UsageError};
+use vm::runtime::Sinks;
 
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
@@ -49,15 +49,6 @@ options:
                                or Chrome/Perfetto trace JSON if FILE ends in .json
 ";
 
-/// A command-line mistake: printed with the usage text, exit code 2.
-struct UsageError(String);
-
-struct RunCommand {
-    file: String,
-    compile: CompileOptions,
-    vm: VmOptions,
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let outcome = match vm::deep_stack::run_on_deep_stack(|| dispatch(&args)) {
@@ -96,132 +87,6 @@ fn dispatch(args: &[String]) -> Result<i32, UsageError> {
         Some(other) => Err(UsageError(format!("unknown command '{other}'"))),
         None => Err(UsageError("no command given".into())),
     }
-}
-
-fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
-    let mut compile = CompileOptions::default();
-    let mut vm = VmOptions { console: vm::runtime::ConsoleOptions::host(), ..VmOptions::default() };
-    let i = parse_options(args, |flag, value| {
-        match flag {
-            "--lowering" => compile.lowering = parse_lowering(&value()?)?,
-            "--cpus" => vm.cpus = parse_number(flag, &value()?)?,
-            "--seed" => vm.seed = parse_number(flag, &value()?)?,
-            "--now" => vm.now_ticks = vm::runtime::host_model::parse_utc_instant(&value()?).map_err(UsageError)?,
-            "--stats" => vm.stats = true,
-            "--warnaserror" => compile.warnings_as_errors = true,
-            "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
-            "--max-heap" => vm.max_heap = Some(parse_size(flag, &value()?)?),
-            "--trace" => vm.trace.print = true,
-            "--timeline" => vm.trace.timeline = Some(value()?.into()),
-            "--reuse-continuations" => vm.reuse_continuations = parse_bool(flag, &value()?)?,
-            _ => return Err(UsageError(format!("unknown option '{flag}'"))),
-        }
-        Ok(())
-    })?;
-    let file = args.get(i).cloned().ok_or_else(|| UsageError("no program file given".into()))?;
-    vm.program_name = file.clone();
-    vm.args = args[i + 1..].to_vec();
-    Ok(RunCommand { file, compile, vm })
-}
-
-/// `vm bench`'s command line: `vm run`'s options, `--filter PATTERN` and `--job dry`.
-fn parse_bench(args: &[String]) -> Result<(RunCommand, vm::bench::BenchOptions), UsageError> {
-    let mut filters = Vec::new();
-    let mut job = vm::bench::Job::Measure(vm::bench::MeasureSettings::default());
-    let mut run_args = Vec::new();
-    let i = parse_options(args, |flag, value| {
-        match flag {
-            "--filter" => filters.push(value()?),
-            "--job" => job = parse_job(&value()?)?,
-            "--lowering" | "--cpus" | "--seed" | "--now" | "--max-steps" | "--max-heap" | "--reuse-continuations" => {
-                run_args.push(format!("{flag}={}", value()?))
-            }
-            "--stats" | "--warnaserror" => run_args.push(flag.to_string()),
-            _ => return Err(UsageError(format!("unknown option '{flag}' for bench"))),
-        }
-        Ok(())
-    })?;
-    run_args.extend_from_slice(&args[i..]);
-    Ok((parse_run(&run_args)?, vm::bench::BenchOptions { job, filters }))
-}
-
-fn parse_job(s: &str) -> Result<vm::bench::Job, UsageError> {
-    match s {
-        "dry" => Ok(vm::bench::Job::Dry),
-        "default" => Ok(vm::bench::Job::Measure(vm::bench::MeasureSettings::default())),
-        _ => Err(UsageError(format!("--job must be 'dry' or 'default', not '{s}'"))),
-    }
-}
-
-/// `vm lower`'s command line: `--lowering`, `--method NAME`, `--bytecode`, then the file.
-fn parse_lower(args: &[String]) -> Result<(String, vm::lower::LowerOptions), UsageError> {
-    let mut options = vm::lower::LowerOptions::default();
-    let i = parse_options(args, |flag, value| {
-        match flag {
-            "--lowering" => {
-                options.compile.lowering = parse_lowering(&value()?)?;
-                options.lowering_chosen_by = vm::lower::LoweringChoice::CommandLine;
-            }
-            "--method" => options.method = Some(value()?),
-            "--bytecode" => options.bytecode = true,
-            _ => return Err(UsageError(format!("unknown option '{flag}' for lower"))),
-        }
-        Ok(())
-    })?;
-    match &args[i..] {
-        [file] => Ok((file.clone(), options)),
-        [] => Err(UsageError("no program file given".into())),
-        [_, extra, ..] => Err(UsageError(format!("unexpected argument '{extra}'"))),
-    }
-}
-
-/// Walks the leading options (`--flag`, `--flag=value`, `--flag value`, `--` ends them),
-/// handing each flag to `apply` with a getter for its value; returns the index of the first
-/// argument that is not an option.
-fn parse_options(
-    args: &[String],
-    mut apply: impl FnMut(&str, &mut dyn FnMut() -> Result<String, UsageError>) -> Result<(), UsageError>,
-) -> Result<usize, UsageError> {
-    let mut i = 0;
-    while i < args.len() && args[i].starts_with("--") {
-        if args[i] == "--" {
-            return Ok(i + 1);
-        }
-        let (flag, inline) = match args[i].split_once('=') {
-            Some((f, v)) => (f, Some(v.to_string())),
-            None => (args[i].as_str(), None),
-        };
-        let mut value = || -> Result<String, UsageError> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            i += 1;
-            args.get(i).cloned().ok_or_else(|| UsageError(format!("{flag} needs a value")))
-        };
-        apply(flag, &mut value)?;
-        i += 1;
-    }
-    Ok(i)
-}
-
-fn parse_lowering(s: &str) -> Result<Lowering, UsageError> {
-    match s {
-        "classic" => Ok(Lowering::Classic),
-        "runtime" => Ok(Lowering::Runtime),
-        _ => Err(UsageError(format!("--lowering must be 'classic' or 'runtime', not '{s}'"))),
-    }
-}
-
-fn parse_number<T: std::str::FromStr>(flag: &str, s: &str) -> Result<T, UsageError> {
-    s.parse().map_err(|_| UsageError(format!("{flag} expects a number, not '{s}'")))
-}
-
-fn parse_size(flag: &str, s: &str) -> Result<usize, UsageError> {
-    vm::runtime::options::parse_size(s).ok_or_else(|| UsageError(format!("{flag} expects a size such as 512M or 2G, not '{s}'")))
-}
-
-fn parse_bool(flag: &str, s: &str) -> Result<bool, UsageError> {
-    s.parse().map_err(|_| UsageError(format!("{flag} expects true or false, not '{s}'")))
 }
 
 fn run(cmd: RunCommand) -> Result<i32, UsageError> {
@@ -288,11 +153,6 @@ fn disasm(cmd: RunCommand) -> Result<i32, UsageError> {
 
 /// `vm repl [OPTIONS]`: the options of `vm run`, no file.
 fn repl(args: &[String]) -> Result<i32, UsageError> {
-    let mut with_file = args.to_vec();
-    with_file.push(String::from("repl"));
-    let cmd = parse_run(&with_file)?;
-    if cmd.vm.trace.any() {
-        return Err(UsageError("--trace and --timeline are options of vm run".into()));
-    }
-    Ok(vm::repl::run(cmd.compile.lowering, cmd.vm))
+    let (compile, vm) = parse_repl(args)?;
+    Ok(vm::repl::run(compile.lowering, vm))
 }

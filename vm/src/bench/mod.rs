@@ -14,21 +14,12 @@ pub mod measure;
 pub mod statistics;
 pub mod table;
 
-use crate::metadata::TypeId;
 use crate::runtime::host_call::ProgramEnded;
+pub use crate::runtime::intrinsics::bench::BenchRequest;
 use crate::runtime::Vm;
 use discovery::{Benchmark, BenchmarkClass};
 use measure::HostMethods;
 pub use measure::MeasureSettings;
-
-/// What `Main` asked to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BenchRequest {
-    /// `BenchmarkSwitcher.FromAssembly(...).Run(args)`: every benchmark class.
-    Program,
-    /// `BenchmarkRunner.Run<T>()`: one class.
-    Class(TypeId),
-}
 
 /// How the benchmarks are run.
 #[derive(Clone, Copy, Debug)]

@@ -2,12 +2,10 @@
 //! tables, and the side table of source spans consulted only when something goes wrong.
 
 use super::opcode::{Op, Reg, Target};
+pub use crate::metadata::FunctionId;
 use crate::metadata::{Constant, FileId, MethodId, TypeId};
-use crate::runtime::value::Value;
+use crate::value::Value;
 use grammar::span::Span;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct FunctionId(pub u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HandlerKind {

@@ -7,8 +7,8 @@
 //! the form `dst <- ...` and what it can throw. Operand types are newtypes so a register
 //! cannot be passed where a jump target is expected.
 
-use crate::metadata::{FieldId, MethodId, TypeDefId, TypeId};
-use crate::runtime::native::NativeId;
+use crate::metadata::{FieldId, MethodId, NativeId, TypeDefId, TypeId};
+pub use crate::value::NumKind;
 
 /// A register, relative to the current frame's window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,22 +25,6 @@ pub struct ConstIdx(pub u32);
 impl ConstIdx {
     /// "No constant" (e.g. no format string).
     pub const NONE: ConstIdx = ConstIdx(u32::MAX);
-}
-
-/// A numeric type, as the target of a conversion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NumKind {
-    I8,
-    U8,
-    I16,
-    U16,
-    I32,
-    U32,
-    I64,
-    U64,
-    Char,
-    F32,
-    F64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

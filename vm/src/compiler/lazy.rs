@@ -142,22 +142,3 @@ fn compile_one(c: &mut Compiler, m: MethodId) -> Result<(), String> {
     let text = super::diagnostics::render(&c.diags.sorted(), &c.meta.files);
     Err(format!("the standard library failed to compile {}:\n{text}", c.meta.method(m).name))
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::compiler::{compile, diagnostics, CompileOptions, Lowering};
-
-    /// Runs only compile what they call: this compiles every library body, with both
-    /// lowerings, so an error anywhere in the library is still caught.
-    #[test]
-    fn the_whole_library_compiles() {
-        let library = crate::driver::library_sources();
-        let user = [("empty.cs".to_string(), "class P { static void Main() { } }".to_string())];
-        for lowering in [Lowering::Classic, Lowering::Runtime] {
-            let options = CompileOptions { lowering, eager_library: true, ..CompileOptions::default() };
-            if let Err((diags, files)) = compile(&library, &user, options) {
-                panic!("{}", diagnostics::render(&diags, &files));
-            }
-        }
-    }
-}

@@ -218,7 +218,7 @@ impl Compiler {
                 _ => None,
             })
             .unwrap_or(default_name);
-        match crate::runtime::intrinsics::lookup(&name) {
+        match (self.intrinsics.native)(&name) {
             Some(n) => self.meta.methods[id.index()].body = MethodBody::Native(n),
             None => {
                 let span = self.meta.method(id).span;
@@ -239,7 +239,7 @@ impl Compiler {
             ast::ExprKind::Literal(ast::Literal::String(s)) => Some(s.clone()),
             _ => None,
         });
-        match name.as_deref().and_then(crate::runtime::intrinsics::fast_paths::lookup) {
+        match name.as_deref().and_then(self.intrinsics.fast_path) {
             Some(f) => {
                 self.meta.methods[id.index()].flags.set(Flags::FAST_PATH);
                 self.meta.fast_paths.insert(id, f);

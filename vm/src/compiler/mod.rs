@@ -32,7 +32,7 @@ use std::borrow::Cow;
 use hashbrown::{HashMap, HashSet};
 
 use crate::bytecode::Function;
-use crate::metadata::{FileId, Metadata, MethodId, SourceFile, TypeDefId};
+use crate::metadata::{FileId, IntrinsicNames, Metadata, MethodId, SourceFile, TypeDefId};
 pub use diagnostics::{Diag, Diagnostics};
 use scopes::{ImportScope, Namespaces, ScopeId};
 use sources::{FieldSource, MethodSource, TypeSource};
@@ -166,13 +166,15 @@ pub struct Compiler {
     /// The id of `functions[0]` (functions compiled during the run follow the program's).
     pub function_base: u32,
     pub options: CompileOptions,
+    /// The runtime's intrinsic and fast-path names (the compiler binds ids, never functions).
+    pub intrinsics: IntrinsicNames,
     /// Files `0..library_files` are the standard library.
     pub library_files: usize,
     pub entry_point: Option<MethodId>,
 }
 
 impl Compiler {
-    pub fn new(options: CompileOptions) -> Compiler {
+    pub fn new(options: CompileOptions, intrinsics: IntrinsicNames) -> Compiler {
         Compiler {
             meta: Metadata::empty(),
             diags: Diagnostics::default(),
@@ -195,6 +197,7 @@ impl Compiler {
             lowering_reports: Vec::new(),
             function_base: 0,
             options,
+            intrinsics,
             library_files: 0,
             entry_point: None,
         }
@@ -221,16 +224,24 @@ impl Compiler {
     pub fn error(&mut self, file: FileId, span: grammar::span::Span, code: &'static str, msg: impl Into<String>) {
         self.diags.error(file, span, code, msg);
     }
-
-    pub fn type_source(&self, def: TypeDefId) -> &TypeSource {
-        &self.type_src[def.index()]
-    }
 }
 
-/// Compiles the standard library and the user's files into a program. On failure returns
-/// the program's diagnostics (and the source files, for rendering).
-pub fn compile(library: &[(String, Cow<'static, str>)], user: &[(String, String)], options: CompileOptions) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
-    compile_with_skeletons(library, None, user, options)
+/// The standard library's files, named as the compiler reports them (their texts are
+/// borrowed from the binary, not copied).
+pub fn library_sources() -> Vec<(String, Cow<'static, str>)> {
+    stdlib::SOURCES.iter().map(|&(path, text)| (format!("stdlib/{path}"), Cow::Borrowed(text))).collect()
+}
+
+/// Compiles the standard library and the user's files into a program, binding `extern`
+/// methods through `intrinsics`. On failure returns the program's diagnostics (and the
+/// source files, for rendering).
+pub fn compile(
+    library: &[(String, Cow<'static, str>)],
+    user: &[(String, String)],
+    options: CompileOptions,
+    intrinsics: IntrinsicNames,
+) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
+    compile_with_skeletons(library, None, user, options, intrinsics)
 }
 
 /// The standard library's declarations without its member bodies, one entry per file in
@@ -276,13 +287,14 @@ pub fn compile_with_skeletons(
     skeletons: Option<Skeletons<'_>>,
     user: &[(String, String)],
     options: CompileOptions,
+    intrinsics: IntrinsicNames,
 ) -> Result<Program, (Vec<Diag>, Vec<SourceFile>)> {
     let skeletons = skeletons.filter(|s| s.texts.len() == library.len() && !options.eager_library);
     let parsed = match skeletons {
         Some(s) => parse_all(library.len(), |i| s.parse(i)),
         None => parse_all(library.len(), |i| grammar::parse(&library[i].1)),
     };
-    let mut c = Compiler::new(options);
+    let mut c = Compiler::new(options, intrinsics);
     let mut units = Vec::new();
     for ((name, text), parsed) in library.iter().zip(parsed) {
         let file = c.add_file(SourceFile::new(name.clone(), text.clone()));

@@ -15,8 +15,7 @@ use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
 /// The intrinsics that resume an iterator's frame; the registry lists them first.
-pub const ITERATOR_MOVE_NEXT: crate::runtime::native::NativeId = crate::runtime::native::NativeId(0);
-pub const ITERATOR_DISPOSE: crate::runtime::native::NativeId = crate::runtime::native::NativeId(1);
+pub use crate::runtime::intrinsics::frames::{ITERATOR_DISPOSE, ITERATOR_MOVE_NEXT};
 
 impl Vm {
     pub(super) fn make_generator(&mut self, ty: TypeId, body: MethodId, args: &[Value]) -> Value {

@@ -2,13 +2,12 @@
 //! an exception escapes it, or the program exits. Managed calls push a frame and continue
 //! the loop; they never recurse into Rust.
 
-pub mod arith;
+pub use crate::value::arith;
 mod calls;
 mod generators;
-pub mod jit;
 mod objects;
 mod reflection_invoke;
-mod runtime_async;
+pub mod runtime_async;
 mod unwind;
 
 use std::rc::Rc;
@@ -16,13 +15,12 @@ use std::rc::Rc;
 use crate::bytecode::{Function, Op, Reg};
 use crate::metadata::{MethodBody, MethodId};
 use crate::runtime::native::{ExceptionKind, NativeError};
+pub use crate::runtime::scheduler::{SliceEnd, Termination};
+pub use crate::runtime::thread::FUEL_PER_SLICE;
 use crate::runtime::thread::{Frame, FrameKind};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 use arith::ArithError;
-
-/// Backward jumps a thread may take before the scheduler is asked what runs next.
-pub const FUEL_PER_SLICE: u64 = 10_000;
 
 /// How an invocation ended other than by returning.
 #[derive(Debug)]
@@ -37,15 +35,6 @@ pub enum InvokeError {
     Terminated(Termination),
 }
 
-/// How a program ends when it hits a limit no handler can catch.
-#[derive(Debug)]
-pub enum Termination {
-    /// The call stack reached [`crate::runtime::thread::MAX_FRAMES`]: .NET's report of it.
-    StackOverflow(String),
-    /// `--max-steps` was reached after this many loop iterations.
-    StepBudgetSpent(u64),
-}
-
 /// What the loop does after an instruction that changes frames or fails.
 enum Flow {
     /// Reload the top frame and continue.
@@ -56,20 +45,6 @@ enum Flow {
     OutOfFuel,
     /// The thread parked; the scheduler runs another.
     Park,
-}
-
-/// How a thread's time slice ended.
-pub enum SliceEnd {
-    /// Its entry frame returned this value: the thread is done.
-    Finished(Value),
-    /// It parked, or its fuel ran out (it stays runnable).
-    Parked,
-    Preempted,
-    /// An exception escaped the thread.
-    Unhandled(Value),
-    Exit(i32),
-    Fatal(String),
-    Terminated(Termination),
 }
 
 const CANNOT_BLOCK: &str = "a thread blocked where the VM cannot switch threads (inside a call made by the runtime)";

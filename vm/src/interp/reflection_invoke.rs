@@ -8,14 +8,10 @@
 use super::{Flow, InvokeError};
 use crate::bytecode::Reg;
 use crate::metadata::{MethodId, TypeId};
-use crate::runtime::native::NativeId;
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
-/// `ReflectionCore.InvokeMethod(int method, object target, object[] args, Type declaring)`.
-pub const INVOKE_METHOD: NativeId = NativeId(3);
-/// `ReflectionCore.RunClassConstructor(Type type)`.
-pub const RUN_CLASS_CONSTRUCTOR: NativeId = NativeId(4);
+pub use crate::runtime::intrinsics::frames::{INVOKE_METHOD, RUN_CLASS_CONSTRUCTOR};
 
 impl Vm {
     /// The instruction calling the intrinsic (the frame's pc is already past it).

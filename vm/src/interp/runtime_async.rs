@@ -26,7 +26,6 @@ use crate::bytecode::{FunctionId, Reg};
 use crate::metadata::{MethodBody, MethodId, TypeId, TypeKind};
 use crate::runtime::clr_size::Layout;
 use crate::runtime::heap::GcRef;
-use crate::runtime::native::NativeId;
 use crate::runtime::object::{Continuation, Obj, Outcome};
 use crate::runtime::stats::ContinuationShape;
 use crate::runtime::thread::{Frame, FrameKind};
@@ -35,11 +34,12 @@ use crate::runtime::value::Value;
 use crate::runtime::Vm;
 
 /// `AsyncHelpers.ResumeChain`: like the iterator intrinsics, the interpreter handles it.
-pub const RESUME_CHAIN: NativeId = NativeId(2);
+pub use crate::runtime::intrinsics::frames::RESUME_CHAIN;
 
 /// How a runtime-async body ended, as its starter sees it (`status` register), or why the
 /// dispatcher stopped between two frames (the value is then the rest of the chain, its first
-/// frame holding its callee's outcome).
+/// frame holding its callee's outcome). Keep in sync with `AsyncHelpers.Completed` ..
+/// `ResumeNested` (stdlib/.../AsyncHelpers.RuntimeAsync.cs-lite); `vm/tests/contracts.rs` checks.
 pub const COMPLETED: i32 = 0;
 pub const SUSPENDED: i32 = 1;
 pub const THREW: i32 = 2;

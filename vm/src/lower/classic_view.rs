@@ -12,9 +12,9 @@ use super::forecast::{self, Returns};
 use super::names::{declaration, source_snippet, type_name};
 use crate::bytecode::{Function, Op, Reg};
 use crate::compiler::bound::{AwaitParts, LocalId, LocalKind};
-use crate::compiler::emit::classic::SELF_REFERENCE_FIELD;
 use crate::compiler::emit::report::{ExpressionIndex, LoweringReport};
 use crate::compiler::LoweringSource;
+use crate::metadata::well_known::SELF_REFERENCE_FIELD;
 use crate::metadata::{MethodBody, TypeDefId, TypeId};
 use crate::runtime::Vm;
 

@@ -103,7 +103,7 @@ fn state_machine_fields(vm: &mut Vm, sm: TypeDefId) -> Vec<(String, Layout)> {
     let mut out = Vec::new();
     for f in ids {
         let fd = vm.meta.field(f).clone();
-        if fd.is_static() || fd.name == crate::compiler::emit::classic::SELF_REFERENCE_FIELD {
+        if fd.is_static() || fd.name == crate::metadata::well_known::SELF_REFERENCE_FIELD {
             continue;
         }
         out.push((fd.name, vm.inline_layout(fd.ty)));

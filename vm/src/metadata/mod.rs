@@ -3,6 +3,7 @@
 //! signatures). Ids are indexes into the vectors of [`Metadata`].
 
 pub mod attributes;
+pub mod code_ids;
 pub mod hierarchy;
 pub mod types;
 pub mod well_known;
@@ -12,8 +13,7 @@ use hashbrown::HashMap;
 pub use types::{ParamOwner, Substitution, TypeId, TypeKind, TypeTable};
 pub use well_known::WellKnown;
 
-use crate::bytecode::FunctionId;
-use crate::runtime::native::NativeId;
+pub use code_ids::{FastPathId, FunctionId, IntrinsicNames, NativeId};
 use grammar::span::Span;
 
 macro_rules! id_type {
@@ -300,7 +300,7 @@ pub struct Metadata {
     /// Attributes on the program's own types and methods.
     pub attributes: attributes::Attributes,
     /// The fast path of each method flagged [`Flags::FAST_PATH`].
-    pub fast_paths: hashbrown::HashMap<MethodId, crate::runtime::intrinsics::fast_paths::FastPathId>,
+    pub fast_paths: hashbrown::HashMap<MethodId, FastPathId>,
 }
 
 impl Metadata {

@@ -4,6 +4,12 @@
 
 use super::{TypeDefId, TypeId, TypeTable};
 
+/// The state machine's field that refers to the state machine itself: `ref stateMachine`
+/// arguments point at it. (Roslyn's state machine is a struct and passes `ref this`; the
+/// VM's is an object, and a reference to a field is what a `ref` can hold.) Not part of
+/// the modeled .NET layout.
+pub const SELF_REFERENCE_FIELD: &str = "<>t__stateMachine";
+
 macro_rules! well_known {
     (
         types { $($field:ident = $name:literal,)* }

@@ -139,7 +139,7 @@ impl Session {
 
     fn compile_source(&self, source: &str) -> Result<Program, CompileErrors> {
         let user = [(SESSION_FILE.to_string(), source.to_string())];
-        compiler::compile(&crate::driver::library_sources(), &user, self.compile_options())
+        compiler::compile(&crate::driver::library_sources(), &user, self.compile_options(), crate::runtime::intrinsics::NAMES)
     }
 
     fn compile_run_and_keep(&mut self, submission: Submission) -> Reply {

@@ -15,7 +15,7 @@ use super::types::TypeClass;
 use super::value::Value;
 use super::Vm;
 use crate::bytecode::NumKind;
-use crate::compiler::emit::classic::SELF_REFERENCE_FIELD;
+use crate::metadata::well_known::SELF_REFERENCE_FIELD;
 use crate::metadata::{Flags, Substitution, TypeDefId, TypeId, TypeKind};
 
 /// Size and alignment of a value stored inline (a field, a local in a continuation).

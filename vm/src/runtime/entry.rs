@@ -3,10 +3,10 @@
 
 use std::io::Write;
 
+use super::scheduler::{SliceEnd, Termination};
 use super::scheduler::Status;
 use super::value::Value;
 use super::Vm;
-use crate::interp::{SliceEnd, Termination};
 use crate::metadata::{Flags, MethodId, TypeKind};
 
 /// The exit code of a process killed by an unhandled exception (`SIGABRT`), as `dotnet`

@@ -9,11 +9,8 @@
 use std::collections::HashMap;
 
 use super::object::Obj;
-use super::value::Value;
-
-/// A handle to a heap object (an index into the slot arena).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GcRef(pub u32);
+pub use crate::value::GcRef;
+use crate::value::Value;
 
 /// Objects allocated since the last collection before the first one is considered.
 const MIN_COLLECTION_INTERVAL: usize = 100_000;

@@ -4,10 +4,10 @@
 //! waits, until the call returns.
 
 use super::entry::{DEADLOCK_EXIT_CODE, UNHANDLED_EXCEPTION_EXIT_CODE};
+use super::scheduler::SliceEnd;
 use super::scheduler::Status;
 use super::value::Value;
 use super::Vm;
-use crate::interp::SliceEnd;
 use crate::metadata::MethodId;
 
 /// The thread `Main` ran on, which host calls reuse.

@@ -12,9 +12,10 @@ pub mod heap;
 pub mod host_call;
 pub mod host_model;
 pub mod intrinsics;
+pub mod jit_cost;
 pub mod loader;
 pub mod native;
-pub mod numerics;
+pub use crate::numerics;
 pub mod object;
 pub mod options;
 pub mod scheduler;
@@ -26,7 +27,7 @@ pub mod thread_report;
 pub mod trace;
 pub mod type_names;
 pub mod types;
-pub mod value;
+pub use crate::value;
 
 use std::io::Write;
 use std::rc::Rc;
@@ -107,11 +108,11 @@ pub struct Vm {
     /// `--stats` counters.
     pub stats: stats::Stats,
     /// The benchmarks `Main` asked for (`BenchmarkSwitcher.Run`), run when it returns.
-    pub bench_requests: Vec<crate::bench::BenchRequest>,
+    pub bench_requests: Vec<intrinsics::bench::BenchRequest>,
     /// Values the host holds between calls into managed code (GC roots).
     pub host_roots: Vec<Value>,
     /// What the JIT has not compiled yet (the first-call cost).
-    pub jit: crate::interp::jit::JitState,
+    pub jit: jit_cost::JitState,
     /// The events of a `--trace` or `--timeline` run (`None` otherwise).
     pub tracer: Option<Box<trace::Tracer>>,
     /// An unhandled exception's `ToString()` is running for the crash report.

@@ -5,13 +5,12 @@
 //! `ToString` override, a comparison delegate) is written in cs-lite and calls intrinsics
 //! only for the parts that are plumbing.
 
-use super::value::Value;
 use super::Vm;
 use crate::metadata::TypeId;
+use crate::value::Value;
 
-/// Index into the intrinsic registry (`intrinsics::REGISTRY`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct NativeId(pub u16);
+pub use crate::metadata::NativeId;
+pub use crate::value::ExceptionKind;
 
 /// What an intrinsic does instead of returning normally.
 #[derive(Debug)]
@@ -30,31 +29,6 @@ pub enum NativeError {
     Park { timeout: Option<i64>, interruptible: bool },
     /// Let other runnable threads go first (`Thread.Yield`, `Thread.Sleep(0)`).
     Yield,
-}
-
-/// Exceptions intrinsics raise by kind (resolved to stdlib types by the VM).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExceptionKind {
-    NullReference,
-    DivideByZero,
-    Overflow,
-    IndexOutOfRange,
-    InvalidCast,
-    InvalidOperation,
-    Argument,
-    ArgumentNull,
-    ArgumentOutOfRange,
-    Format,
-    NotSupported,
-    NotImplemented,
-    KeyNotFound,
-    ArrayTypeMismatch,
-    /// The heap limit (`--max-heap`) or a string longer than .NET allows.
-    OutOfMemory,
-    /// An array longer than `Array.MaxLength` (an `OutOfMemoryException`).
-    ArrayTooLarge,
-    /// An array length beyond `int` (an `OverflowException`).
-    ArrayLengthOverflow,
 }
 
 pub type NativeResult = Result<Value, NativeError>;

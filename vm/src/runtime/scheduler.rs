@@ -13,7 +13,7 @@
 //! as on a real machine (see `../shared/reference/threadpool-model.md`, section 12): a
 //! started thread runs its first instruction [`THREAD_START_TICKS`] later, a thread that
 //! spends its fuel (a compute-bound loop) has used a CPU for [`SLICE_TICKS`], and the first
-//! call of a user method waits for the JIT (`interp/jit.rs`). Slices and compilations queue
+//! call of a user method waits for the JIT (`runtime/jit_cost.rs`). Slices and compilations queue
 //! for the `--cpus` virtual processors, and their total is the process CPU time the thread
 //! pool's gate thread reads.
 
@@ -25,6 +25,29 @@ use super::numerics::NumberFormat;
 use super::thread::ThreadState;
 use super::value::Value;
 use crate::bytecode::Reg;
+
+/// How a thread's time slice ended.
+pub enum SliceEnd {
+    /// Its entry frame returned this value: the thread is done.
+    Finished(Value),
+    /// It parked, or its fuel ran out (it stays runnable).
+    Parked,
+    Preempted,
+    /// An exception escaped the thread.
+    Unhandled(Value),
+    Exit(i32),
+    Fatal(String),
+    Terminated(Termination),
+}
+
+/// How a program ends when it hits a limit no handler can catch.
+#[derive(Debug)]
+pub enum Termination {
+    /// The call stack reached [`crate::runtime::thread::MAX_FRAMES`]: .NET's report of it.
+    StackOverflow(String),
+    /// `--max-steps` was reached after this many loop iterations.
+    StepBudgetSpent(u64),
+}
 
 /// Ticks (100 ns) per millisecond, as `TimeSpan` and `Stopwatch` count.
 pub const TICKS_PER_MS: i64 = 10_000;

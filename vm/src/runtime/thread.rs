@@ -6,6 +6,9 @@ use crate::bytecode::{FunctionId, Reg};
 use crate::metadata::TypeId;
 use crate::runtime::heap::GcRef;
 
+/// Backward jumps a thread may take before the scheduler is asked what runs next.
+pub const FUEL_PER_SLICE: u64 = 10_000;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrameKind {
     /// An ordinary managed call.
@@ -108,7 +111,7 @@ pub struct FilterWrites {
 
 impl Default for ThreadState {
     fn default() -> Self {
-        ThreadState { regs: Vec::new(), frames: Vec::new(), unwind: None, filter_writes: Vec::new(), fuel: crate::interp::FUEL_PER_SLICE }
+        ThreadState { regs: Vec::new(), frames: Vec::new(), unwind: None, filter_writes: Vec::new(), fuel: FUEL_PER_SLICE }
     }
 }
 

@@ -10,6 +10,7 @@ use super::value::Value;
 use super::Vm;
 use crate::bytecode::NumKind;
 use crate::metadata::{Substitution, TypeDefKind, TypeId, TypeKind};
+use crate::value::zero_of;
 
 /// How values of a type are represented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -319,22 +320,5 @@ impl Vm {
         let r = self.heap.alloc(Obj::Type(t));
         self.type_state(t).type_object = Some(r);
         Value::Ref(r)
-    }
-}
-
-/// The zero of a numeric kind.
-pub fn zero_of(k: NumKind) -> Value {
-    match k {
-        NumKind::I8 => Value::I8(0),
-        NumKind::U8 => Value::U8(0),
-        NumKind::I16 => Value::I16(0),
-        NumKind::U16 => Value::U16(0),
-        NumKind::I32 => Value::I32(0),
-        NumKind::U32 => Value::U32(0),
-        NumKind::I64 => Value::I64(0),
-        NumKind::U64 => Value::U64(0),
-        NumKind::Char => Value::Char(0),
-        NumKind::F32 => Value::F32(0.0),
-        NumKind::F64 => Value::F64(0.0),
     }
 }

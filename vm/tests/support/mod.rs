@@ -38,31 +38,10 @@ fn run_here(path: &str, source: &str, flags: &[String], args: &[String], stdin: 
     Outcome { stdout: stdout.text(), stderr: stderr.text(), exit_code }
 }
 
+/// A test's `// vm-args:` flags, read as `vm run` reads its options.
 fn apply_flags(flags: &[String], compile: &mut CompileOptions, vm: &mut VmOptions) {
-    let mut it = flags.iter();
-    while let Some(flag) = it.next() {
-        let (name, inline) = match flag.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (flag.as_str(), None),
-        };
-        let mut value = || inline.clone().or_else(|| it.next().cloned()).unwrap_or_default();
-        match name {
-            "--cpus" => vm.cpus = value().parse().expect("--cpus takes a number"),
-            "--seed" => vm.seed = value().parse().expect("--seed takes a number"),
-            "--now" => vm.now_ticks = vm::runtime::host_model::parse_utc_instant(&value()).expect("--now takes an instant"),
-            "--stats" => vm.stats = true,
-            "--max-steps" => vm.max_steps = Some(value().parse().expect("--max-steps takes a number")),
-            "--max-heap" => vm.max_heap = Some(vm::runtime::options::parse_size(&value()).expect("--max-heap takes a size")),
-            "--warnaserror" => compile.warnings_as_errors = true,
-            "--reuse-continuations" => vm.reuse_continuations = value().parse().expect("--reuse-continuations takes true or false"),
-            "--lowering" => {
-                compile.lowering = match value().as_str() {
-                    "classic" => Lowering::Classic,
-                    _ => Lowering::Runtime,
-                }
-            }
-            other => panic!("unknown vm-args flag {other}"),
-        }
+    if let Err(vm::cli::UsageError(message)) = vm::cli::parse_run_flags(flags, compile, vm) {
+        panic!("vm-args: {message}");
     }
 }
 

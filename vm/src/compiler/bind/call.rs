@@ -1168,10 +1168,3 @@ fn needs_target(e: &ast::Expr) -> bool {
 pub fn is_var(ty: &ast::TypeSyntax) -> bool {
     matches!(&ty.kind, ast::TypeSyntaxKind::Named(segs) if segs.len() == 1 && segs[0].name.name == "var" && segs[0].type_args.is_empty())
 }
-
-impl MethodBinder<'_> {
-    /// A `Flags`-aware check used by other modules: is `m` static?
-    pub fn is_static_method(&self, m: MethodId) -> bool {
-        self.c.meta.method(m).flags.has(Flags::STATIC)
-    }
-}

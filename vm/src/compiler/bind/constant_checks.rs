@@ -5,10 +5,10 @@
 
 use super::MethodBinder;
 use crate::compiler::bound::*;
-use crate::interp::arith::ArithError;
 use crate::metadata::TypeId;
-use crate::runtime::native::ExceptionKind;
-use crate::runtime::value::Value;
+use crate::value::arith::ArithError;
+use crate::value::ExceptionKind;
+use crate::value::Value;
 use grammar::span::Span;
 
 impl MethodBinder<'_> {
@@ -55,7 +55,7 @@ impl MethodBinder<'_> {
 
     /// Whether the constant converts to the numeric type `to` without overflow.
     fn constant_fits(&self, c: &ConstVal, from: TypeId, to: TypeId) -> bool {
-        use crate::interp::arith::convert;
+        use crate::value::arith::convert;
         let Some(kind) = self.prim(self.nullable_inner(to).unwrap_or(to)).and_then(|p| p.num_kind()) else { return true };
         let v = match c {
             ConstVal::Int(i) => Value::I64(*i),
@@ -70,7 +70,7 @@ impl MethodBinder<'_> {
 
     /// A constant as C# shows it in a diagnostic.
     fn constant_text(&self, c: &ConstVal, ty: TypeId) -> String {
-        use crate::runtime::numerics::{format, invariant, Num};
+        use crate::numerics::{format, invariant, Num};
         let number = match c {
             ConstVal::Int(i) => return i.to_string(),
             ConstVal::UInt(u) => return u.to_string(),

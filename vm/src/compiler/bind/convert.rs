@@ -581,13 +581,11 @@ impl MethodBinder<'_> {
         let target = self.prim(self.nullable_inner(to).unwrap_or(to))?;
         let k = target.num_kind()?;
         let v = match c {
-            ConstVal::Int(i) => crate::interp::arith::convert(crate::runtime::value::Value::I64(*i), k, false),
-            ConstVal::UInt(u) => crate::interp::arith::convert(crate::runtime::value::Value::U64(*u), k, false),
-            ConstVal::Char(ch) => crate::interp::arith::convert(crate::runtime::value::Value::Char(*ch), k, false),
-            ConstVal::Float(f) if self.prim(expr.ty) == Some(Prim::Float) => {
-                crate::interp::arith::convert(crate::runtime::value::Value::F32(*f as f32), k, false)
-            }
-            ConstVal::Float(f) => crate::interp::arith::convert(crate::runtime::value::Value::F64(*f), k, false),
+            ConstVal::Int(i) => crate::value::arith::convert(crate::value::Value::I64(*i), k, false),
+            ConstVal::UInt(u) => crate::value::arith::convert(crate::value::Value::U64(*u), k, false),
+            ConstVal::Char(ch) => crate::value::arith::convert(crate::value::Value::Char(*ch), k, false),
+            ConstVal::Float(f) if self.prim(expr.ty) == Some(Prim::Float) => crate::value::arith::convert(crate::value::Value::F32(*f as f32), k, false),
+            ConstVal::Float(f) => crate::value::arith::convert(crate::value::Value::F64(*f), k, false),
             _ => return None,
         }
         .ok()?;

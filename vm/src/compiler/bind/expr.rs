@@ -5,7 +5,6 @@
 use super::lookup::Member;
 use super::{value_arg, MethodBinder};
 use crate::compiler::bound::*;
-use crate::compiler::consts::type_syntax_of;
 use crate::metadata::{FieldId, Flags, MethodId, PropertyId, TypeDefKind, TypeId, TypeKind};
 use grammar::ast::{self, ExprKind, Literal};
 use grammar::span::Span;
@@ -1186,13 +1185,6 @@ impl MethodBinder<'_> {
     /// `value_arg` re-exported for sibling modules.
     pub fn arg(e: BExpr) -> BArg {
         value_arg(e)
-    }
-
-    /// Tries to read `e` as a type name (`Color.Red`, `List<int>.Enumerator`).
-    pub fn try_type_of_syntax(&mut self, e: &ast::Expr) -> Option<TypeId> {
-        let ts = type_syntax_of(e)?;
-        let ctx = self.ctx.clone();
-        self.c.try_resolve_type(&ctx, &ts)
     }
 }
 

@@ -8,7 +8,7 @@ use super::{value_arg, MethodBinder};
 use crate::compiler::bound::retyped;
 use crate::compiler::bound::*;
 use crate::compiler::sources::RecordMember;
-use crate::metadata::{Flags, MethodKind, TypeDefId, TypeDefKind, TypeId, TypeKind};
+use crate::metadata::{Flags, MethodKind, TypeDefId, TypeDefKind, TypeId};
 use grammar::ast::{self, ExprKind};
 use grammar::span::Span;
 
@@ -852,11 +852,6 @@ impl MethodBinder<'_> {
             (public && !pd.flags.has(Flags::STATIC)).then_some(()).and(pd.backing_field.map(|f| (pd.name.clone(), f)))
         }));
         props
-    }
-
-    /// Whether a type is a closed generic instance of a definition (helper for lookups).
-    pub fn is_instance_of_def(&self, t: TypeId, def: TypeDefId) -> bool {
-        matches!(self.c.meta.types.kind(t), TypeKind::Named { def: d, .. } if *d == def)
     }
 }
 

@@ -39,7 +39,7 @@ use super::resolve::NameContext;
 use super::sources::MethodSource;
 use super::Compiler;
 use crate::metadata::{FileId, Flags, MethodId, MethodKind, TypeDefId, TypeId};
-use crate::runtime::value::Value;
+use crate::value::Value;
 use grammar::ast;
 use grammar::span::Span;
 

@@ -151,7 +151,7 @@ impl MethodBinder<'_> {
             (BUnOp::Neg { .. }, ConstVal::Int(i)) => {
                 let (int, long) = (self.wk().int32, self.wk().int64);
                 let overflows = (ty == int && *i == i32::MIN as i64) || (ty == long && *i == i64::MIN);
-                if overflows && self.constant_overflowed(&Err(crate::interp::arith::ArithError::Throw(crate::runtime::native::ExceptionKind::Overflow)), span) {
+                if overflows && self.constant_overflowed(&Err(crate::value::arith::ArithError::Throw(crate::value::ExceptionKind::Overflow)), span) {
                     return Some(BExpr::error(span));
                 }
                 let n = i.wrapping_neg();
@@ -542,7 +542,7 @@ impl MethodBinder<'_> {
 
     /// Folds constant operands with the interpreter's own arithmetic.
     fn fold_binary(&mut self, op: BBinOp, a: &BExpr, b: &BExpr, ty: TypeId, span: Span) -> Option<BExpr> {
-        use crate::interp::arith;
+        use crate::value::arith;
         let (BKind::Const(x), BKind::Const(y)) = (&a.kind, &b.kind) else { return None };
         let vx = self.const_value(x, a.ty)?;
         let vy = self.const_value(y, b.ty)?;
@@ -568,8 +568,8 @@ impl MethodBinder<'_> {
             BBinOp::Shl => arith::shift(vx, vy, true, false),
             BBinOp::Shr => arith::shift(vx, vy, false, false),
             BBinOp::UShr => arith::shift(vx, vy, false, true),
-            BBinOp::Eq => Ok(crate::runtime::value::Value::Bool(arith::equal(vx, vy))),
-            BBinOp::Ne => Ok(crate::runtime::value::Value::Bool(!arith::equal(vx, vy))),
+            BBinOp::Eq => Ok(crate::value::Value::Bool(arith::equal(vx, vy))),
+            BBinOp::Ne => Ok(crate::value::Value::Bool(!arith::equal(vx, vy))),
             BBinOp::Lt | BBinOp::Le | BBinOp::Gt | BBinOp::Ge => {
                 let o = arith::compare(vx, vy).ok()?;
                 let v = match op {
@@ -578,7 +578,7 @@ impl MethodBinder<'_> {
                     BBinOp::Gt => o.is_some_and(|o| o.is_gt()),
                     _ => o.is_some_and(|o| o.is_ge()),
                 };
-                Ok(crate::runtime::value::Value::Bool(v))
+                Ok(crate::value::Value::Bool(v))
             }
         };
         let v = r.ok()?;
@@ -586,8 +586,8 @@ impl MethodBinder<'_> {
     }
 
     /// A constant as the run-time value of its type.
-    fn const_value(&self, c: &ConstVal, ty: TypeId) -> Option<crate::runtime::value::Value> {
-        use crate::runtime::value::Value;
+    fn const_value(&self, c: &ConstVal, ty: TypeId) -> Option<crate::value::Value> {
+        use crate::value::Value;
         let p = self.prim(ty);
         Some(match (c, p) {
             (ConstVal::Bool(b), _) => Value::Bool(*b),

@@ -21,11 +21,7 @@ use crate::compiler::bound::LocalKind;
 use crate::compiler::bound::*;
 use crate::metadata::{Flags, MethodBody, MethodDef, MethodId, MethodKind, ParamDef, ParamKind, TypeDefId, TypeId};
 
-/// The state machine's field that refers to the state machine itself: `ref stateMachine`
-/// arguments point at it. (Roslyn's state machine is a struct and passes `ref this`; the
-/// VM's is an object, and a reference to a field is what a `ref` can hold.) Not part of
-/// the modeled .NET layout.
-pub const SELF_REFERENCE_FIELD: &str = "<>t__stateMachine";
+use crate::metadata::well_known::SELF_REFERENCE_FIELD;
 
 /// The state machine of the classic async function being emitted (set on the shared
 /// method state while its kickoff and `MoveNext` are built).

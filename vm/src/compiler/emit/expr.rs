@@ -7,7 +7,7 @@ use super::FnBuilder;
 use crate::bytecode::{ConstIdx, NumKind, Op, Reg, Target};
 use crate::compiler::bound::*;
 use crate::metadata::{Constant, Flags, MethodBody, MethodId, TypeId, TypeKind};
-use crate::runtime::value::Value;
+use crate::value::Value;
 
 /// The most operands one `Concat` instruction takes.
 const MAX_CONCAT_OPERANDS: usize = 1024;
@@ -281,7 +281,7 @@ impl FnBuilder<'_> {
                 self.emit_into(value, base);
                 let a = self.alloc_reg();
                 self.emit_into(alignment, a);
-                let native = crate::runtime::intrinsics::lookup("Format.Align").unwrap_or(crate::runtime::native::NativeId(0));
+                let native = self.emitted_intrinsic(super::intrinsics::FORMAT_ALIGN);
                 self.emit(Op::CallNative { native, base, argc: 2, dst });
             }
             BKind::Conv { kind, operand } => self.emit_conversion(*kind, operand, e.ty, dst),
@@ -329,7 +329,7 @@ impl FnBuilder<'_> {
                     TypeOperand::Closed(t) => self.emit(Op::LoadType { dst: base, ty: t }),
                     TypeOperand::Reg(r) => self.emit(Op::Move { dst: base, src: r }),
                 };
-                let native = crate::runtime::intrinsics::lookup("Type.FromHandle").unwrap_or(crate::runtime::native::NativeId(0));
+                let native = self.emitted_intrinsic(super::intrinsics::TYPE_FROM_HANDLE);
                 self.emit(Op::CallNative { native, base, argc: 1, dst });
             }
             BKind::ConditionalAccess { receiver, temp, access } => {
@@ -490,7 +490,7 @@ impl FnBuilder<'_> {
     /// `dst <- default(ty)`.
     pub fn emit_default(&mut self, ty: TypeId, dst: Reg) {
         if let Some(k) = self.num_kind(ty) {
-            let v = crate::runtime::types::zero_of(k);
+            let v = crate::value::zero_of(k);
             if let Value::I32(0) = v {
                 self.emit(Op::LoadI32 { dst, value: 0 });
             } else {

@@ -10,6 +10,7 @@ mod awaits;
 pub mod classic;
 pub mod closures;
 mod expr;
+pub mod intrinsics;
 mod peephole;
 pub mod report;
 mod stmt;
@@ -20,7 +21,7 @@ use super::bound::*;
 use super::Compiler;
 use crate::bytecode::{Function, FunctionId, Handler, HandlerKind, JumpTable, Op, PoolEntry, Reg, Target};
 use crate::metadata::{Constant, MethodBody, MethodId, TypeDefKind, TypeId};
-use crate::runtime::value::Value;
+use crate::value::Value;
 use closures::{DisplayId, DisplayInfo, EnvKind};
 use grammar::span::Span;
 

@@ -485,7 +485,7 @@ fn replace_reads(op: &mut Op, from: Reg, to: Reg) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::native::NativeId;
+    use crate::metadata::NativeId;
 
     fn run(code: Vec<Op>, num_regs: u16) -> Vec<Op> {
         let mut code = code;

@@ -69,7 +69,7 @@ fn set_value(vm: &mut Vm, args: &[Value]) -> R {
     }
     let stored = match elem {
         Some(t) if !value.is_null() && vm.meta.is_value_type(t) => match value {
-            Value::Enum(_, x) => crate::interp::arith::convert(
+            Value::Enum(_, x) => crate::value::arith::convert(
                 Value::I64(x),
                 match vm.type_class(t) {
                     crate::runtime::types::TypeClass::Enum(k) => k,

@@ -3,10 +3,19 @@
 
 use super::objects::type_handle_arg;
 use super::support::{arg, null_arg};
-use crate::bench::BenchRequest;
+use crate::metadata::TypeId;
 use crate::runtime::native::{NativeEntry, NativeResult};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
+
+/// What `Main` asked to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchRequest {
+    /// `BenchmarkSwitcher.FromAssembly(...).Run(args)`: every benchmark class.
+    Program,
+    /// `BenchmarkRunner.Run<T>()`: one class.
+    Class(TypeId),
+}
 
 pub static ENTRIES: &[NativeEntry] =
     &[NativeEntry { name: "BenchmarkHost.RequestAll", func: request_all }, NativeEntry { name: "BenchmarkHost.Request", func: request_class }];

@@ -329,7 +329,7 @@ fn enum_get_names(vm: &mut Vm, args: &[Value]) -> NativeResult {
 fn values_array(vm: &mut Vm, ty: TypeId, elem: TypeId) -> Value {
     let kind = underlying_kind(vm, ty);
     let items: Vec<Value> =
-        sorted_members(vm, ty).into_iter().map(|(_, v)| crate::interp::arith::convert(Value::I64(v), kind, false).unwrap_or(Value::I64(v))).collect();
+        sorted_members(vm, ty).into_iter().map(|(_, v)| crate::value::arith::convert(Value::I64(v), kind, false).unwrap_or(Value::I64(v))).collect();
     let arr_ty = vm.meta.types.array(elem, 1);
     vm.new_array_of(arr_ty, items)
 }
@@ -396,7 +396,7 @@ fn enum_to_object(vm: &mut Vm, args: &[Value]) -> NativeResult {
         })?,
     };
     let kind = underlying_kind(vm, ty);
-    let wrapped = crate::interp::arith::convert(Value::I64(raw), kind, false).ok().and_then(|v| v.as_i64()).unwrap_or(raw);
+    let wrapped = crate::value::arith::convert(Value::I64(raw), kind, false).ok().and_then(|v| v.as_i64()).unwrap_or(raw);
     Ok(Value::Enum(ty, wrapped))
 }
 
@@ -405,5 +405,5 @@ fn enum_to_object(vm: &mut Vm, args: &[Value]) -> NativeResult {
 fn enum_underlying_value(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let (ty, bits) = enum_parts(vm, arg(args, 0)).ok_or_else(|| null_arg("value"))?;
     let kind = underlying_kind(vm, ty);
-    Ok(crate::interp::arith::convert(Value::I64(bits), kind, false).unwrap_or(Value::I64(bits)))
+    Ok(crate::value::arith::convert(Value::I64(bits), kind, false).unwrap_or(Value::I64(bits)))
 }

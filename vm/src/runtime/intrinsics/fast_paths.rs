@@ -16,9 +16,7 @@ pub struct FastPathEntry {
     pub func: FastPathFn,
 }
 
-/// Index of a fast path in [`ENTRIES`] (what metadata records for a marked method).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FastPathId(pub u16);
+pub use crate::metadata::FastPathId;
 
 pub const ENTRIES: &[FastPathEntry] = &[
     FastPathEntry { name: "Dictionary.GetItem", func: super::hashing::dictionary_get_item },

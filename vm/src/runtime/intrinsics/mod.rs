@@ -31,6 +31,10 @@ pub mod tracing;
 use std::sync::LazyLock;
 
 use super::native::{NativeEntry, NativeFn, NativeId};
+use crate::metadata::IntrinsicNames;
+
+/// The registries' names, as the compiler is given them.
+pub const NAMES: IntrinsicNames = IntrinsicNames { native: lookup, fast_path: fast_paths::lookup };
 
 static REGISTRY: LazyLock<Vec<&'static NativeEntry>> = LazyLock::new(|| AREAS.iter().flat_map(|a| a.iter()).collect());
 

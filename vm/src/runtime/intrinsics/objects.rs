@@ -125,7 +125,7 @@ impl Vm {
                     _ => false,
                 }
             }
-            (x, y) => crate::interp::arith::equal(x, y),
+            (x, y) => crate::value::arith::equal(x, y),
         }
     }
 

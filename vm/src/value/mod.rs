@@ -1,15 +1,28 @@
-//! `Value`: what a register, a field or an array element holds.
+//! `Value`: what a register, a field or an array element holds; and the value semantics
+//! both the compiler (constant folding) and the interpreter use, so they cannot drift:
+//! [`arith`] (C#'s arithmetic, comparisons and conversions), [`NumKind`], [`ExceptionKind`].
+//! This layer sits below `bytecode/`, `compiler/` and `runtime/`; it imports only `metadata/`.
 //!
 //! A small `Copy` enum (16 bytes, pinned by a test). Primitive C# values are stored
 //! unboxed with their run-time type in the tag. Heap objects are [`GcRef`] handles into the
-//! [`Heap`](super::heap::Heap); user structs live on the heap too but carry the
+//! runtime's heap (`runtime/heap.rs`); user structs live on the heap too but carry the
 //! [`Value::Struct`] tag, which tells generic code to copy them on assignment. A value
 //! type converted to `object` where C# boxes is a [`Value::Boxed`]: a heap object of its
 //! own, with an identity (`ReferenceEquals`, `lock`), which code reading the value sees
-//! through ([`Vm::unboxed_view`](super::Vm::unboxed_view)).
+//! through (`Vm::unboxed_view`).
 
-use super::heap::GcRef;
+pub mod arith;
+pub mod exception_kind;
+pub mod num_kind;
+
+pub use exception_kind::ExceptionKind;
+pub use num_kind::{zero_of, NumKind};
+
 use crate::metadata::TypeId;
+
+/// A handle to a heap object (an index into the runtime heap's slot arena).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GcRef(pub u32);
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
@@ -35,9 +48,9 @@ pub enum Value {
     Ref(GcRef),
     /// A struct value stored on the heap; copied wherever C# copies a struct.
     Struct(GcRef),
-    /// A boxed value type: [`Obj::Boxed`](super::object::Obj::Boxed) holding a primitive,
+    /// A boxed value type: `Obj::Boxed` (`runtime/object.rs`) holding a primitive,
     /// an enum ([`Value::Enum`]) or a decimal, or, for a struct, the box's own
-    /// [`Obj::Instance`](super::object::Obj::Instance) (an interface call mutates it).
+    /// `Obj::Instance` (an interface call mutates it).
     Boxed(GcRef),
     /// A run-time type handle: hidden generic type arguments travel as these.
     Type(TypeId),

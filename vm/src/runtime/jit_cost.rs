@@ -51,25 +51,25 @@ impl Vm {
 
     /// Whether a call of `f` must wait for the JIT.
     #[inline]
-    pub(super) fn awaits_jit(&self, f: FunctionId) -> bool {
+    pub(crate) fn awaits_jit(&self, f: FunctionId) -> bool {
         self.jit.functions_compiled_at.get(f.0 as usize).is_some_and(|&at| at > self.sched.now)
     }
 
     /// Whether creating a `ty` must wait for the JIT to compile its constructor.
     #[inline]
-    pub(super) fn constructor_awaits_jit(&self, ty: TypeId) -> bool {
+    pub(crate) fn constructor_awaits_jit(&self, ty: TypeId) -> bool {
         self.jit.constructors_compiled_at.get(ty.0 as usize).is_some_and(|&at| at > self.sched.now)
     }
 
     /// The current thread calls `f`, which is not compiled yet: returns whether it now
     /// waits for the JIT (false where it cannot give up the CPU; `f` counts as compiled).
-    pub(super) fn compile_function(&mut self, f: FunctionId) -> bool {
+    pub(crate) fn compile_function(&mut self, f: FunctionId) -> bool {
         self.compile(|jit| &mut jit.functions_compiled_at, f.0 as usize)
     }
 
     /// The current thread creates a `ty` whose constructor is not compiled yet, as
     /// [`Vm::compile_function`].
-    pub(super) fn compile_constructor(&mut self, ty: TypeId) -> bool {
+    pub(crate) fn compile_constructor(&mut self, ty: TypeId) -> bool {
         self.compile(|jit| &mut jit.constructors_compiled_at, ty.0 as usize)
     }
 

@@ -176,11 +176,6 @@ impl Decimal {
         self.to_integer(IntType::I32).map(|v| v as i32)
     }
 
-    /// `(ulong)d`: truncates toward zero; `ConversionOverflow` when out of range.
-    pub fn to_u64(&self) -> Result<u64, DecimalError> {
-        self.to_integer(IntType::U64).map(|v| v as u64)
-    }
-
     /// Truncated value checked against the range of `ty`, as an `i128`.
     pub fn to_integer(&self, ty: IntType) -> Result<i128, DecimalError> {
         let magnitude = self.truncated_magnitude() as i128;

@@ -2,9 +2,7 @@
 //! (or throw `OverflowException` when checked), integer division by zero throws,
 //! floating point follows IEEE 754, and float → integer conversions saturate (.NET 9+).
 
-use crate::bytecode::NumKind;
-use crate::runtime::native::ExceptionKind;
-use crate::runtime::value::Value;
+use super::{ExceptionKind, NumKind, Value};
 
 /// Why an arithmetic instruction failed: a C# exception to throw, or a VM bug (operands of
 /// types the compiler never pairs).
