@@ -1,16 +1,16 @@
-//! No input may make the VM panic. Mutated versions of every program under `programs/`
-//! (tokens deleted, duplicated or swapped, lines dropped) and random token soup go through
-//! the lexer, parser, compiler and VM; each run must end in an orderly way: output, compile
-//! errors, an exception report or an exit code, never a panic. Runs are bounded by
-//! `max_steps`, so mutated loops that never end stop too.
+//! No input may make the VM panic or fail inside. Mutated versions of every program under
+//! `programs/` (tokens deleted, duplicated or swapped, lines dropped) and random token soup
+//! go through the lexer, parser, compiler and VM; each run must end in an orderly way:
+//! output, compile errors, an exception report or an exit code — never a panic and never an
+//! internal error (exit code 70, which means a VM bug). Runs are bounded by `max_steps`, so
+//! mutated loops that never end stop too.
 
 mod support;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use support::Capture;
 use vm::compiler::CompileOptions;
-use vm::runtime::{Sinks, VmOptions};
+use vm::runtime::entry::INTERNAL_ERROR_EXIT_CODE;
 
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
@@ -111,12 +111,12 @@ const TOKENS: &[&str] = &[
 ];
 
 fn run(name: &str, source: &str) {
-    let (stdout, stderr) = (Capture::default(), Capture::default());
-    let sinks = Sinks { stdout: Box::new(stdout.clone()), stderr: Box::new(stderr.clone()) };
-    let options = VmOptions { max_steps: Some(200_000), ..VmOptions::default() };
-    let outcome = catch_unwind(AssertUnwindSafe(|| vm::driver::run_file(name, source, CompileOptions::default(), options, sinks)));
-    if outcome.is_err() {
-        panic!("the VM panicked on {name}:\n{source}");
+    let flags = ["--max-steps".to_string(), "200000".to_string()];
+    let lowering = CompileOptions::default().lowering;
+    match catch_unwind(AssertUnwindSafe(|| support::run(name, source, &flags, &[], lowering))) {
+        Err(_) => panic!("the VM panicked on {name}:\n{source}"),
+        Ok(o) if o.exit_code == INTERNAL_ERROR_EXIT_CODE => panic!("internal error on {name}:\n{}\n--- program\n{source}", o.stderr),
+        Ok(_) => {}
     }
 }
 
