@@ -53,7 +53,6 @@ const DOTNET_NAMESPACES: &[&str] = &[
     "System.Text.Json",
     "System.Text.RegularExpressions",
     "System.Text.Unicode",
-    "System.Threading.Channels",
     "System.Threading.Tasks.Dataflow",
     "System.Threading.Tasks.Sources",
     "System.Timers",

@@ -27,6 +27,7 @@ pub static ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "Scheduler.Now", func: now },
     NativeEntry { name: "Scheduler.CpuTime", func: cpu_time },
     NativeEntry { name: "Scheduler.NextRandom", func: next_random },
+    NativeEntry { name: "Scheduler.SpendFuel", func: spend_fuel },
     NativeEntry { name: "Monitor.FindLock", func: find_lock },
     NativeEntry { name: "Monitor.AttachLock", func: attach_lock },
 ];
@@ -123,6 +124,16 @@ fn sleep(_: &mut Vm, args: &[Value]) -> NativeResult {
 
 fn yield_now(_: &mut Vm, _: &[Value]) -> NativeResult {
     Err(NativeError::Yield)
+}
+
+/// One iteration of a library loop that runs user code for the user (a `Parallel` worker):
+/// it spends fuel as a backward jump in user code does, and an empty tank ends the slice.
+fn spend_fuel(vm: &mut Vm, _: &[Value]) -> NativeResult {
+    vm.thread.fuel = vm.thread.fuel.saturating_sub(1);
+    if vm.thread.fuel == 0 {
+        return Err(NativeError::Yield);
+    }
+    Ok(Value::Null)
 }
 
 fn is_background(vm: &mut Vm, args: &[Value]) -> NativeResult {
