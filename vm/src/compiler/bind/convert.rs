@@ -403,7 +403,7 @@ impl MethodBinder<'_> {
     /// User-defined `implicit`/`explicit operator` on either type.
     fn user_defined_conversion(&mut self, from: TypeId, to: TypeId) -> Option<Conversion> {
         let mut candidates = Vec::new();
-        for t in [from, to, self.nullable_inner(from).unwrap_or(from), self.nullable_inner(to).unwrap_or(to)] {
+        for t in self.conversion_operator_owners(from, to) {
             let Some(def) = self.c.meta.types.def_of(t) else { continue };
             let owner_args = self.c.meta.types.args_of(t).to_vec();
             for m in self.c.meta.type_def(def).methods.clone() {
@@ -430,6 +430,20 @@ impl MethodBinder<'_> {
         let fallback = candidates.last()?.method;
         let m = self.most_specific_operator(&candidates, from, to).unwrap_or(fallback);
         Some(Conversion { kind: ConvKind::User(m), implicit, rank: 3 })
+    }
+
+    /// The types whose conversion operators a conversion from `from` to `to` considers
+    /// (C# §10.5.3): each of them (or the type a nullable one wraps) and its base classes.
+    fn conversion_operator_owners(&mut self, from: TypeId, to: TypeId) -> Vec<TypeId> {
+        let mut owners = Vec::new();
+        for t in [from, to, self.nullable_inner(from).unwrap_or(from), self.nullable_inner(to).unwrap_or(to)] {
+            let mut next = Some(t);
+            while let Some(t) = next.filter(|t| !owners.contains(t) && *t != self.c.meta.well_known.object) {
+                owners.push(t);
+                next = self.c.meta.base_type(t);
+            }
+        }
+        owners
     }
 
     /// C#'s choice among applicable user-defined operators (§10.5.4): the one from the most
