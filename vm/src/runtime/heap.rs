@@ -205,7 +205,8 @@ impl Heap {
         }
     }
 
-    fn is_marked(&self, r: GcRef) -> bool {
+    /// Whether the collection under way has reached `r`.
+    pub fn is_marked(&self, r: GcRef) -> bool {
         let i = r.0 as usize;
         self.marks.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }

@@ -174,10 +174,6 @@ impl Vm {
         for v in others {
             self.heap.mark(v);
         }
-        for (&k, &v) in &self.object_locks {
-            self.heap.mark(Value::Ref(k));
-            self.heap.mark(v);
-        }
         let mut frame_roots = Vec::new();
         self.thread.for_each_frame_root(&mut |v| frame_roots.push(v));
         for v in frame_roots {
@@ -207,7 +203,29 @@ impl Vm {
                 self.heap.mark(Value::Ref(t));
             }
         }
+        self.mark_locks_of_live_objects();
         self.heap.sweep();
+        self.object_locks.retain(|&obj, _| self.heap.get(obj).is_some());
+    }
+
+    /// The lock `Monitor` attached to an object lives as long as the object does (the
+    /// lock alone does not keep its object alive): marks the locks of marked objects until
+    /// marking them marks no further object.
+    fn mark_locks_of_live_objects(&mut self) {
+        loop {
+            let unmarked: Vec<Value> = self
+                .object_locks
+                .iter()
+                .filter(|&(&obj, lock)| self.heap.is_marked(obj) && lock.gc_ref().is_some_and(|l| !self.heap.is_marked(l)))
+                .map(|(_, &lock)| lock)
+                .collect();
+            if unmarked.is_empty() {
+                return;
+            }
+            for lock in unmarked {
+                self.heap.mark(lock);
+            }
+        }
     }
 
     /// One past the highest register any frame of the thread may be using.
