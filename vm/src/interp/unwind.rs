@@ -117,7 +117,7 @@ impl Vm {
         let writes = self.filter_writes(&start, base, depth);
         self.thread.filter_writes.push(writes);
         match verdict {
-            Ok(v) if v == Value::Bool(true) => Ok(true),
+            Ok(Value::Bool(true)) => Ok(true),
             Ok(_) | Err(InvokeError::Exception(_)) => Ok(false),
             Err(other) => Err(other),
         }

@@ -24,9 +24,10 @@ use crate::metadata::TypeId;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GcRef(pub u32);
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Value {
     /// `null` (also the "no value" of a fresh register).
+    #[default]
     Null,
     Bool(bool),
     /// A UTF-16 code unit (`char`).
@@ -54,12 +55,6 @@ pub enum Value {
     Boxed(GcRef),
     /// A run-time type handle: hidden generic type arguments travel as these.
     Type(TypeId),
-}
-
-impl Default for Value {
-    fn default() -> Value {
-        Value::Null
-    }
 }
 
 impl Value {

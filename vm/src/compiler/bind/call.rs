@@ -1118,8 +1118,7 @@ impl MethodBinder<'_> {
             self.select_overload(&candidates, &pre, &[], None, span, "this")?
         } else {
             let (m, owner) = candidates[0];
-            let app = self.check_candidate_indexer_setter(m, owner, &pre)?;
-            app
+            self.check_candidate_indexer_setter(m, owner, &pre)?
         };
         let prop = indexers.iter().find(|&&(p, _)| {
             let pd = self.c.meta.property(p);

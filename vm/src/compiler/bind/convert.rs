@@ -57,10 +57,6 @@ impl Prim {
         !matches!(self, Prim::Float | Prim::Double | Prim::Decimal)
     }
 
-    pub fn is_signed(self) -> bool {
-        matches!(self, Prim::SByte | Prim::Short | Prim::Int | Prim::Long | Prim::Float | Prim::Double | Prim::Decimal)
-    }
-
     /// Implicit numeric conversions (C# §10.2.3).
     pub fn implicitly_converts_to(self, to: Prim) -> bool {
         use Prim::*;

@@ -3,7 +3,7 @@
 //! `is`/`as`, conditionals and the statement-expression rule.
 
 use super::lookup::Member;
-use super::{value_arg, MethodBinder};
+use super::MethodBinder;
 use crate::compiler::bound::*;
 use crate::metadata::{FieldId, Flags, MethodId, PropertyId, TypeDefKind, TypeId, TypeKind};
 use grammar::ast::{self, ExprKind, Literal};
@@ -756,7 +756,7 @@ impl MethodBinder<'_> {
         }
         let t = recv.ty;
         if t == TypeId::NULL {
-            self.error(span, "CS0023", format!("Operator '.' cannot be applied to operand of type '<null>'"));
+            self.error(span, "CS0023", "Operator '.' cannot be applied to operand of type '<null>'");
             return Bound::Value(BExpr::error(span));
         }
         match self.lookup_member(t, &name.name.name) {
@@ -965,7 +965,7 @@ impl MethodBinder<'_> {
         if t == TypeId::ERROR || v.is_error() {
             return BExpr::error(span);
         }
-        if !self.is_nullable_type(t) && !(self.is_type_param(t) && self.is_reference_type(t)) {
+        if !(self.is_nullable_type(t) || (self.is_type_param(t) && self.is_reference_type(t))) {
             let shown = self.type_name(t);
             self.error(span, "CS0077", format!("The as operator must be used with a reference type or nullable type ('{shown}' is a non-nullable value type)"));
             return BExpr::error(span);
@@ -1173,18 +1173,12 @@ impl MethodBinder<'_> {
         } else {
             self.c.nullable_of(access.ty)
         };
-        let recv = if self.nullable_inner(recv.ty).is_some() { recv } else { recv };
         BExpr::new(BKind::ConditionalAccess { receiver: Box::new(recv), temp, access: Box::new(BExpr { ty, ..access }) }, ty, e.span)
     }
 
     /// Makes a temp visible under a synthetic name in the current scope.
     pub fn scopes_declare_alias(&mut self, name: &str, id: LocalId) {
         self.declare_alias(name, id);
-    }
-
-    /// `value_arg` re-exported for sibling modules.
-    pub fn arg(e: BExpr) -> BArg {
-        value_arg(e)
     }
 }
 

@@ -29,7 +29,7 @@ impl MethodBinder<'_> {
         if v.is_error() {
             return BExpr::error(span);
         }
-        if let Some(call) = self.user_operator(unary_op_name(op), &[v.clone()], span) {
+        if let Some(call) = self.user_operator(unary_op_name(op), std::slice::from_ref(&v), span) {
             return call;
         }
         self.bind_unary_on(op, v, span)
@@ -893,7 +893,7 @@ impl MethodBinder<'_> {
     fn bind_coalesce_assign(&mut self, lhs: LValue, value: &ast::Expr, span: Span) -> BExpr {
         let (setup, lhs) = self.stabilize(lhs, span);
         let ty = lhs.ty();
-        let current = self.read_lvalue(&lhs, span);
+        let current = self.read_lvalue(&lhs);
         let inner = self.nullable_inner(ty).unwrap_or(ty);
         let v = self.bind_expr_to(value, inner);
         let v_wrapped = self.coerce(v, ty);
@@ -911,7 +911,7 @@ impl MethodBinder<'_> {
         }
         let (setup, lhs) = self.stabilize(lhs, span);
         let ty = lhs.ty();
-        let current = self.read_lvalue(&lhs, span);
+        let current = self.read_lvalue(&lhs);
         let rhs = if self.is_delegate_type(ty) {
             self.bind_value_to(value, ty)
         } else {
@@ -947,7 +947,7 @@ impl MethodBinder<'_> {
         let base = self.nullable_inner(ty).unwrap_or(ty);
         if self.prim(base).is_none() && !self.is_enum(base) {
             if let Some(call) = {
-                let cur = self.read_lvalue(&lhs, span);
+                let cur = self.read_lvalue(&lhs);
                 self.user_operator(if inc { "op_Increment" } else { "op_Decrement" }, &[cur], span)
             } {
                 let assign = self.assign_to(lhs, call, span);
@@ -957,7 +957,7 @@ impl MethodBinder<'_> {
             self.error(span, "CS0023", format!("Operator '{}' cannot be applied to operand of type '{shown}'", if inc { "++" } else { "--" }));
             return BExpr::error(span);
         }
-        let current = self.read_lvalue(&lhs, span);
+        let current = self.read_lvalue(&lhs);
         let old = self.temp(ty, span);
         let old_e = self.local_expr(old, span);
         let one = BExpr::new(BKind::Const(ConstVal::Int(1)), self.wk().int32, span);
@@ -1064,11 +1064,7 @@ impl MethodBinder<'_> {
         if !in_ctor {
             let owner = self.type_name(self.c.meta.type_def(fd.owner).self_type);
             if fd.flags.has(crate::metadata::Flags::STATIC) {
-                self.error(
-                    e.span,
-                    "CS0198",
-                    format!("A static readonly field cannot be assigned to (except in a static constructor or a variable initializer)"),
-                );
+                self.error(e.span, "CS0198", "A static readonly field cannot be assigned to (except in a static constructor or a variable initializer)");
             } else {
                 let _ = owner;
                 self.error(e.span, "CS0191", "A readonly field cannot be assigned to (except in a constructor or init-only setter of the type in which the field is defined or a variable initializer)");
@@ -1145,11 +1141,11 @@ impl MethodBinder<'_> {
         (setup, lhs)
     }
 
-    fn read_lvalue(&mut self, lhs: &LValue, span: Span) -> BExpr {
+    fn read_lvalue(&mut self, lhs: &LValue) -> BExpr {
         match lhs {
             LValue::Plain(e) => e.clone(),
             LValue::Property(p, _) => self.read_property(p.clone()),
-            LValue::Event { inner } => self.read_lvalue(inner, span),
+            LValue::Event { inner } => self.read_lvalue(inner),
         }
     }
 

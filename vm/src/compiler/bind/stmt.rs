@@ -50,13 +50,10 @@ impl MethodBinder<'_> {
         );
         let mut local_fns = Vec::new();
         for s in stmts {
-            match &s.kind {
-                StmtKind::LocalFunction(decl) => {
-                    let rc = Rc::new((**decl).clone());
-                    let id = self.declare_local_function(&rc);
-                    local_fns.push((s.span, id, rc));
-                }
-                _ => {}
+            if let StmtKind::LocalFunction(decl) = &s.kind {
+                let rc = Rc::new((**decl).clone());
+                let id = self.declare_local_function(&rc);
+                local_fns.push((s.span, id, rc));
             }
         }
         let mut out = Vec::new();

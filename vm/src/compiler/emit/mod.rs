@@ -135,10 +135,7 @@ impl Compiler {
         };
         self.build_function(&mut shared, 0, m, &body, EnvKind::Method);
         let mut done = vec![false; shared.nested.len()];
-        loop {
-            let Some(i) = (0..shared.nested.len()).find(|&i| !done[i] && shared.nested_env.contains_key(&NestedId(i as u32))) else {
-                break;
-            };
+        while let Some(i) = (0..shared.nested.len()).find(|&i| !done[i] && shared.nested_env.contains_key(&NestedId(i as u32))) {
             done[i] = true;
             let n = shared.nested[i].clone();
             let Some(nbody) = n.body else { continue };

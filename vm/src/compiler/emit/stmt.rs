@@ -232,7 +232,7 @@ impl FnBuilder<'_> {
         self.emit_jump(Op::Jump { target: Target(0) }, done);
         for c in catches {
             let exc = self.alloc_reg();
-            let variable: &[LocalId] = c.local.as_ref().map_or(&[], std::slice::from_ref);
+            let variable: &[LocalId] = c.local.as_slice();
             // Handler targets are labels until `finish` resolves them. A filter's writes
             // (the variable, a display holding it) are still there when its handler runs:
             // `when ((e = other) != null)` hands the handler `other`.

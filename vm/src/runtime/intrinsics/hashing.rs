@@ -31,7 +31,7 @@ pub const ENTRIES: &[NativeEntry] = &[
 
 type R = NativeResult;
 
-fn table<'a>(vm: &'a Vm, v: Value) -> Result<&'a HashTable, NativeError> {
+fn table(vm: &Vm, v: Value) -> Result<&HashTable, NativeError> {
     match v.gc_ref().and_then(|r| vm.heap.get(r)) {
         Some(Obj::Native(n)) => match n.as_ref() {
             NativeData::HashTable(t) => Ok(t),

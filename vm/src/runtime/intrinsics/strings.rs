@@ -698,7 +698,7 @@ fn char_pred(args: &[Value], f: fn(char) -> bool) -> R {
 }
 
 fn is_digit(_: &mut Vm, args: &[Value]) -> R {
-    char_pred(args, |c| c.is_numeric() && c.to_digit(10).is_some() || ('\u{660}'..='\u{669}').contains(&c))
+    char_pred(args, |c| c.is_ascii_digit() || ('\u{660}'..='\u{669}').contains(&c))
 }
 fn is_letter(_: &mut Vm, args: &[Value]) -> R {
     char_pred(args, char::is_alphabetic)
