@@ -22,6 +22,10 @@ impl ScopeNames {
         self.entries.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     pub fn push(&mut self, name: &str, id: LocalId) {
         self.entries.push((name.to_string(), id));
         if !self.index.is_empty() {
