@@ -61,3 +61,12 @@ fn a_long_concatenation_reads_the_target_before_it_changes() {
     let o = outcome_of(&format!("string s = \"ab\"; s = {parts}; System.Console.WriteLine(s.Length);"));
     assert_eq!((o.exit_code, o.stdout.as_str()), (0, "6000\n"), "{}", o.stderr);
 }
+
+#[test]
+fn a_type_with_more_fields_than_the_instructions_address_is_an_error() {
+    let fields: String = (0..70_000).map(|i| format!("public int f{i}; ")).collect();
+    let source = format!("class C {{ {fields} }} class P {{ static void Main() {{ var c = new C(); c.f69999 = 5; System.Console.WriteLine(c.f69999); }} }}");
+    let o = run("fields.cs", &source, &[], &[], Lowering::Runtime);
+    assert_eq!(o.exit_code, 1, "{}", o.stdout);
+    assert!(o.stderr.contains("error CSL9002: 'C' has more fields than cs-lite's limit of 65536 per type"), "{}", &o.stderr[..o.stderr.len().min(500)]);
+}

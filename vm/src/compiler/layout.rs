@@ -7,6 +7,10 @@ use super::Compiler;
 use crate::metadata::{FileId, Flags, MethodId, MethodKind, ParamOwner, Substitution, TypeDefId, TypeDefKind, TypeId, TypeKind};
 use grammar::span::Span;
 
+
+/// The most instance (or static) fields a type may have: the field instructions address a
+/// slot with 16 bits.
+const MAX_FIELD_SLOTS: u32 = u16::MAX as u32 + 1;
 impl Compiler {
     pub fn layout_all(&mut self) {
         let mut done = vec![false; self.meta.type_defs.len()];
@@ -52,6 +56,11 @@ impl Compiler {
                 fd.slot = next;
                 next += 1;
             }
+        }
+        if next.max(next_static) > MAX_FIELD_SLOTS {
+            let d = self.meta.type_def(def);
+            let (file, span, name) = (d.file, d.span, d.name.clone());
+            self.error(file, span, "CSL9002", format!("'{name}' has more fields than cs-lite's limit of {MAX_FIELD_SLOTS} per type (instance or static, with its base classes')"));
         }
         let d = &mut self.meta.type_defs[def.index()];
         d.instance_slots = next;
