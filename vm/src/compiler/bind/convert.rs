@@ -432,6 +432,15 @@ impl MethodBinder<'_> {
         Some(Conversion { kind: ConvKind::User(m), implicit, rank: 3 })
     }
 
+    /// The constructed type whose operator `m` converts `from` to `to`: the one of them (or
+    /// of their nullable underlying types) declared by the operator's type, so that a
+    /// generic type's operator runs with its type arguments (`Span<int>`'s, not `Span<T>`'s).
+    fn closed_operator_owner(&mut self, m: MethodId, from: TypeId, to: TypeId) -> TypeId {
+        let def = self.c.meta.method(m).owner;
+        let sides = [to, from, self.nullable_inner(to).unwrap_or(to), self.nullable_inner(from).unwrap_or(from)];
+        sides.into_iter().find(|&t| self.c.meta.types.def_of(t) == Some(def)).unwrap_or(self.c.meta.type_def(def).self_type)
+    }
+
     /// C#'s choice among applicable user-defined operators (§10.5.4): the one from the most
     /// specific source type (the operand's own type if an operator takes it, else the most
     /// encompassed) to the most specific target (the wanted type if an operator gives it,
@@ -546,8 +555,10 @@ impl MethodBinder<'_> {
             // `new T()`, fields and calls from the node itself.
             ConvKind::Identity if expr.ty == to || matches!(expr.kind, BKind::Const(_)) => BExpr { ty: to, ..expr },
             ConvKind::User(m) => {
-                let owner = self.c.meta.type_def(self.c.meta.method(m).owner).self_type;
-                let pty = self.c.meta.method(m).params[0].ty;
+                let owner = self.closed_operator_owner(m, expr.ty, to);
+                let sub = crate::metadata::Substitution::for_type(self.c.meta.method(m).owner, &self.c.meta.types.args_of(owner).to_vec());
+                let pty = self.c.meta.types.subst(self.c.meta.method(m).params[0].ty, &sub);
+                let ret = self.c.meta.types.subst(self.c.meta.method(m).ret, &sub);
                 let arg = if expr.ty != pty {
                     match self.type_conversion(expr.ty, pty) {
                         Some(c) if c.kind != ConvKind::User(m) => self.apply_conversion(expr, c.kind, pty),
@@ -558,7 +569,7 @@ impl MethodBinder<'_> {
                 };
                 let call = BExpr::new(
                     BKind::Call { method: m, owner, type_args: Vec::new(), receiver: None, args: vec![super::value_arg(arg)], is_virtual: false },
-                    self.c.meta.method(m).ret,
+                    ret,
                     span,
                 );
                 if call.ty != to {
