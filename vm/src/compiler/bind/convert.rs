@@ -556,7 +556,7 @@ impl MethodBinder<'_> {
             ConvKind::Identity if expr.ty == to || matches!(expr.kind, BKind::Const(_)) => BExpr { ty: to, ..expr },
             ConvKind::User(m) => {
                 let owner = self.closed_operator_owner(m, expr.ty, to);
-                let sub = crate::metadata::Substitution::for_type(self.c.meta.method(m).owner, &self.c.meta.types.args_of(owner).to_vec());
+                let sub = crate::metadata::Substitution::for_type(self.c.meta.method(m).owner, self.c.meta.types.args_of(owner));
                 let pty = self.c.meta.types.subst(self.c.meta.method(m).params[0].ty, &sub);
                 let ret = self.c.meta.types.subst(self.c.meta.method(m).ret, &sub);
                 let arg = if expr.ty != pty {

@@ -58,7 +58,7 @@ fn compile(vm: &mut Vm, args: &[Value]) -> NativeResult {
     }
 }
 
-fn compiled<'a>(vm: &'a Vm, handle: Value) -> Result<&'a CompiledRegex, NativeError> {
+fn compiled(vm: &Vm, handle: Value) -> Result<&CompiledRegex, NativeError> {
     match handle.gc_ref().and_then(|r| vm.heap.get(r)) {
         Some(Obj::Native(n)) => match n.as_ref() {
             NativeData::Regex(c) => Ok(c),
