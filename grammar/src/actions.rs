@@ -758,6 +758,11 @@ pub fn new_array(t: Option<TypeSyntax>, rank: u32, init: Vec<Expr>) -> ExprKind 
     ExprKind::NewArray { elem, sizes: Vec::new(), rank, init: Some(init) }
 }
 
+/// `stackalloc` over the array creation it stands for (spanning `l..r`).
+pub fn stackalloc(array: ExprKind, l: usize, r: usize) -> ExprKind {
+    ExprKind::StackAlloc(Box::new(Expr { kind: array, span: Span::new(l, r) }))
+}
+
 /// An object initializer (member/index assignments) or a collection initializer
 /// (elements); mixing them is CS0747, as in C#.
 pub fn initializer(ctx: &mut Ctx, elems: Vec<InitElem>) -> Initializer {

@@ -672,6 +672,9 @@ pub enum ExprKind {
     },
     /// `new { A = 1, b }` (anonymous object).
     NewAnonymous(Vec<AnonymousMember>),
+    /// `stackalloc T[n]`, `stackalloc T[] { .. }`, `stackalloc[] { .. }`: the array it
+    /// allocates (a `NewArray`), which becomes a `Span<T>` (cs-lite has no stack memory).
+    StackAlloc(Box<Expr>),
     /// `[1, 2, ..rest]` (collection expression).
     Collection(Vec<CollectionElement>),
     /// `{ a, b }` nested inside an array or collection initializer.
@@ -752,7 +755,7 @@ pub enum ExprKind {
     IndexFromEnd(Box<Expr>),
     /// `a..b` (either side optional).
     Range(Option<Box<Expr>>, Option<Box<Expr>>),
-    /// `stackalloc`, pointers and other unsupported syntax land here after reporting.
+    /// Pointers and other unsupported syntax land here after reporting.
     Error,
 }
 

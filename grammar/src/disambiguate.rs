@@ -891,7 +891,7 @@ impl<'a> Pass<'a> {
     fn lbracket(&mut self, i: usize) -> Token {
         let st = *self.top();
         let next = self.kind(i + 1);
-        if matches!(next, Some(Token::RBracket | Token::Comma)) && (self.prev_is_type_end() || self.prev() == Some(Token::New)) {
+        if matches!(next, Some(Token::RBracket | Token::Comma)) && (self.prev_is_type_end() || matches!(self.prev(), Some(Token::New | Token::Stackalloc))) {
             self.push(i, Frame::Rank, Pat::Off);
             return Token::LBracketRank;
         }

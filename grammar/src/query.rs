@@ -281,6 +281,7 @@ impl Rewriter<'_> {
                 }
             }
             NewAnonymous(members) => members.iter_mut().for_each(|m| self.expr(&mut m.value)),
+            StackAlloc(array) => self.expr(array),
             Collection(elems) => {
                 for el in elems {
                     match el {

@@ -249,6 +249,7 @@ pub fn sexp(e: &Expr) -> String {
             list(sizes),
             i.as_ref().map(|i| format!(" [{}]", i.iter().map(sexp).collect::<Vec<_>>().join(", "))).unwrap_or_default()
         ),
+        StackAlloc(array) => format!("(stackalloc {})", sexp(array)),
         NewAnonymous(ms) => format!(
             "(anon {})",
             ms.iter()

@@ -66,13 +66,20 @@ pub enum NativeData {
     File(Option<std::fs::File>),
     /// A `BigInteger`'s value, see `intrinsics::bigint`.
     BigInt(num_bigint::BigInt),
+    /// A compiled `Regex`, see `intrinsics::regex`.
+    Regex(Box<super::intrinsics::regex::CompiledRegex>),
 }
 
 impl NativeData {
     /// Visits every managed value held (for the GC).
     pub fn for_each_value(&self, f: &mut dyn FnMut(&Value)) {
         match self {
-            NativeData::StringBuilder(_) | NativeData::StackTrace(_) | NativeData::Types(_) | NativeData::File(_) | NativeData::BigInt(_) => {}
+            NativeData::StringBuilder(_)
+            | NativeData::StackTrace(_)
+            | NativeData::Types(_)
+            | NativeData::File(_)
+            | NativeData::BigInt(_)
+            | NativeData::Regex(_) => {}
             NativeData::HashTable(t) => t.for_each_value(f),
         }
     }

@@ -432,7 +432,7 @@ impl MethodBinder<'_> {
     /// (C# §10.5.3): each of them (or the type a nullable one wraps) and its base classes.
     fn conversion_operator_owners(&mut self, from: TypeId, to: TypeId) -> Vec<TypeId> {
         let mut owners = Vec::new();
-        for t in [from, to, self.nullable_inner(from).unwrap_or(from), self.nullable_inner(to).unwrap_or(to)] {
+        for t in [to, from, self.nullable_inner(to).unwrap_or(to), self.nullable_inner(from).unwrap_or(from)] {
             let mut next = Some(t);
             while let Some(t) = next.filter(|t| !owners.contains(t) && *t != self.c.meta.well_known.object) {
                 owners.push(t);
@@ -440,6 +440,16 @@ impl MethodBinder<'_> {
             }
         }
         owners
+    }
+
+    /// The constructed type whose operator `m` converts `from` to `to`: the one of the types
+    /// it was looked up in (see [`Self::conversion_operator_owners`]) declared by the
+    /// operator's type, so that a generic type's operator runs with its type arguments
+    /// (`Span<int>`'s, not `Span<T>`'s).
+    fn closed_operator_owner(&mut self, m: MethodId, from: TypeId, to: TypeId) -> TypeId {
+        let def = self.c.meta.method(m).owner;
+        let owners = self.conversion_operator_owners(from, to);
+        owners.into_iter().find(|&t| self.c.meta.types.def_of(t) == Some(def)).unwrap_or(self.c.meta.type_def(def).self_type)
     }
 
     /// C#'s choice among applicable user-defined operators (§10.5.4): the one from the most
@@ -556,8 +566,10 @@ impl MethodBinder<'_> {
             // `new T()`, fields and calls from the node itself.
             ConvKind::Identity if expr.ty == to || matches!(expr.kind, BKind::Const(_)) => BExpr { ty: to, ..expr },
             ConvKind::User(m) => {
-                let owner = self.c.meta.type_def(self.c.meta.method(m).owner).self_type;
-                let pty = self.c.meta.method(m).params[0].ty;
+                let owner = self.closed_operator_owner(m, expr.ty, to);
+                let sub = crate::metadata::Substitution::for_type(self.c.meta.method(m).owner, self.c.meta.types.args_of(owner));
+                let pty = self.c.meta.types.subst(self.c.meta.method(m).params[0].ty, &sub);
+                let ret = self.c.meta.types.subst(self.c.meta.method(m).ret, &sub);
                 let arg = if expr.ty != pty {
                     match self.type_conversion(expr.ty, pty) {
                         Some(c) if c.kind != ConvKind::User(m) => self.apply_conversion(expr, c.kind, pty),
@@ -568,7 +580,7 @@ impl MethodBinder<'_> {
                 };
                 let call = BExpr::new(
                     BKind::Call { method: m, owner, type_args: Vec::new(), receiver: None, args: vec![super::value_arg(arg)], is_virtual: false },
-                    self.c.meta.method(m).ret,
+                    ret,
                     span,
                 );
                 if call.ty != to {

@@ -141,6 +141,7 @@ impl MethodBinder<'_> {
             ExprKind::Collection(elems) => self.bind_collection_expression(elems, target, span),
             ExprKind::InitializerList(items) => self.bind_initializer_list(items, target, span),
             ExprKind::NewAnonymous(members) => self.bind_new_anonymous(members, span),
+            ExprKind::StackAlloc(array) => self.bind_stackalloc(array, span),
             ExprKind::Unary { op, operand } => self.bind_unary(*op, operand, span),
             ExprKind::Postfix { op, operand } => match op {
                 ast::PostfixOp::NullForgiving => return self.bind(operand, target),

@@ -204,6 +204,22 @@ impl MethodBinder<'_> {
         }
     }
 
+    /// `stackalloc T[n]`: the array, as a `Span<T>` over it (through `Span<T>`'s conversion
+    /// from `T[]`; cs-lite has no stack memory, and a `var` gets `Span<T>`, not a pointer).
+    pub fn bind_stackalloc(&mut self, array: &ast::Expr, span: Span) -> BExpr {
+        let created = self.bind_expr(array);
+        let Some((elem, 1)) = self.c.meta.types.array_elem(created.ty) else { return created };
+        let Some(def) = self.c.namespaces.find_type("System", "Span", 1) else { return created };
+        let span_ty = self.c.meta.types.named(def, &[elem]);
+        match self.type_conversion(created.ty, span_ty) {
+            Some(c) => {
+                let converted = self.apply_conversion(created, c.kind, span_ty);
+                BExpr { span, ..converted }
+            }
+            None => created,
+        }
+    }
+
     pub fn bind_new_array(
         &mut self,
         elem: Option<&ast::TypeSyntax>,

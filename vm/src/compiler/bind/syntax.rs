@@ -155,6 +155,7 @@ fn visit_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
         }
         ExprKind::InitializerList(xs) => xs.iter().for_each(&mut go),
         ExprKind::NewAnonymous(ms) => ms.iter().for_each(|m| go(&m.value)),
+        ExprKind::StackAlloc(array) => go(array),
         ExprKind::Unary { operand, .. } | ExprKind::Postfix { operand, .. } => go(operand),
         ExprKind::Binary { left, right, .. } => {
             go(left);

@@ -22,6 +22,7 @@ pub mod math;
 pub mod numbers;
 pub mod objects;
 pub mod reflection;
+pub mod regex;
 pub mod strings;
 pub mod support;
 pub mod tasks;
@@ -100,6 +101,7 @@ const AREAS: &[&[NativeEntry]] = &[
     gc::ENTRIES,
     gc::WEAK_ENTRIES,
     bigint::ENTRIES,
+    regex::ENTRIES,
     host::ENTRIES,
     reflection::ENTRIES,
     reflection::BOX_KEEPING_ENTRIES,

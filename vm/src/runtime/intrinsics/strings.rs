@@ -10,6 +10,7 @@ pub const ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "String.CtorCharCount", func: ctor_char_count },
     NativeEntry { name: "String.CtorChars", func: ctor_chars },
     NativeEntry { name: "String.CtorCharsRange", func: ctor_chars_range },
+    NativeEntry { name: "String.CtorSpan", func: ctor_span },
     NativeEntry { name: "String.get_Length", func: length },
     NativeEntry { name: "String.Intern", func: intern },
     NativeEntry { name: "String.IsInterned", func: is_interned },
@@ -125,6 +126,25 @@ fn ctor_chars_range(vm: &mut Vm, args: &[Value]) -> R {
         return Err(out_of_range("startIndex", "Index was out of range. Must be non-negative and less than the size of the collection."));
     }
     ret(vm, units[start as usize..(start + len) as usize].to_vec())
+}
+
+/// `new string(ReadOnlySpan<char>)`: the span's fields are its array, its string, its
+/// start and its length (`stdlib/System/ReadOnlySpan.cs-lite`); one of the first two is set.
+fn ctor_span(vm: &mut Vm, args: &[Value]) -> R {
+    let fields = match arg(args, 0).gc_ref().and_then(|r| vm.heap.get(r)) {
+        Some(Obj::Instance(i)) => i.fields.clone(),
+        _ => return Err(super::support::fatal("new string(span): not a span")),
+    };
+    let field = |i: usize| fields.get(i).copied().unwrap_or(Value::Null);
+    let start = usize::try_from(field(2).as_i32().unwrap_or(0)).unwrap_or(0);
+    let len = usize::try_from(field(3).as_i32().unwrap_or(0)).unwrap_or(0);
+    let units = match (chars_of(vm, field(0)), vm.str_units(field(1))) {
+        (Some(chars), _) => chars,
+        (None, Some(text)) => text.to_vec(),
+        (None, None) => Vec::new(),
+    };
+    let window = units.get(start..start + len).unwrap_or(&[]).to_vec();
+    ret(vm, window)
 }
 
 fn length(vm: &mut Vm, args: &[Value]) -> R {
