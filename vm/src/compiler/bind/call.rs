@@ -49,6 +49,7 @@ enum Rejection {
     MissingArg(String),
     BadArg { index: usize, from: TypeId, to: TypeId, kind: ast::ArgModifier, expected: ParamKind },
     Inference,
+    Constraint(super::type_arg_constraints::ConstraintViolation),
 }
 
 impl MethodBinder<'_> {
@@ -408,6 +409,9 @@ impl MethodBinder<'_> {
         } else {
             self.infer_type_args(m, &declared, &param_args, expanded, pre).ok_or(Rejection::Inference)?
         };
+        if !type_args.is_empty() {
+            self.check_method_constraints(m, owner, &type_args).map_err(Rejection::Constraint)?;
+        }
         let sub = Substitution::for_method(m, &type_args);
         let ptypes: Vec<TypeId> = declared.iter().map(|&t| self.c.meta.types.subst(t, &sub)).collect();
         let mut arg_param_types = vec![TypeId::ERROR; pre.len()];
@@ -724,6 +728,7 @@ impl MethodBinder<'_> {
         let best = rejections
             .iter()
             .find(|(_, r)| matches!(r, Rejection::BadArg { .. }))
+            .or_else(|| rejections.iter().find(|(_, r)| matches!(r, Rejection::Constraint(_))))
             .or_else(|| rejections.iter().find(|(_, r)| matches!(r, Rejection::MissingArg(_) | Rejection::NoParam(_) | Rejection::Inference)))
             .or_else(|| rejections.first());
         let Some((m, r)) = best.cloned() else { return };
@@ -780,6 +785,7 @@ impl MethodBinder<'_> {
                 let _ = shown;
                 self.error(span, "CS1739", format!("The best overload for '{shown_name}' does not have a parameter named '{p}'"));
             }
+            Rejection::Constraint(v) => self.error(span, v.code, v.message),
             Rejection::Inference => {
                 let shown = self.c.member_display(m);
                 self.error(

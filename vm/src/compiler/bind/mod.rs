@@ -27,6 +27,7 @@ pub mod readonly;
 pub mod stmt;
 pub mod syntax;
 pub mod this_assignment;
+pub mod type_arg_constraints;
 pub mod warnings;
 
 use std::rc::Rc;
