@@ -375,7 +375,8 @@ impl MethodBinder<'_> {
         BExpr::new(BKind::Conv { kind: ConvKind::Cast, operand: Box::new(call) }, ty, span)
     }
 
-    /// Enum operators: comparisons and `& | ^` between the same enum, `E ± n`, `E - E`.
+    /// Enum operators: comparisons and `& | ^` between the same enum (or an enum and the
+    /// constant `0`, which converts to any enum), `E ± n`, `E - E`.
     fn enum_binary(&mut self, op: BinaryOp, a: &BExpr, b: &BExpr, span: Span) -> Option<BExpr> {
         let (ea, eb) = (self.is_enum(a.ty), self.is_enum(b.ty));
         if !ea && !eb {
@@ -395,7 +396,9 @@ impl MethodBinder<'_> {
                 let (l, r) = (as_under(a), self.coerce(as_under(b), under));
                 Some(BExpr::new(BKind::Binary { op: cmp_op(op), left: Box::new(l), right: Box::new(r) }, boolean, span))
             }
-            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor if ea && eb && a.ty == b.ty => {
+            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
+                if (ea && eb && a.ty == b.ty) || (ea && other_is_const_zero(b)) || (eb && other_is_const_zero(a)) =>
+            {
                 let bop = match op {
                     BinaryOp::BitAnd => BBinOp::BitAnd,
                     BinaryOp::BitOr => BBinOp::BitOr,
