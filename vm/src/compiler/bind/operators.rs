@@ -674,7 +674,8 @@ impl MethodBinder<'_> {
         let snapshot = self.snapshot();
         let inner = self
             .predefined_binary(op, probe_a, probe_b, span)
-            .or_else(|| self.enum_binary(op, &BExpr::new(BKind::Default, ua, span), &BExpr::new(BKind::Default, ub, span), span));
+            .or_else(|| self.enum_binary(op, &BExpr::new(BKind::Default, ua, span), &BExpr::new(BKind::Default, ub, span), span))
+            .or_else(|| self.liftable_user_operator(op, ua, ub, span));
         self.restore(snapshot);
         let inner = inner?;
         if inner.is_error() {
@@ -692,21 +693,20 @@ impl MethodBinder<'_> {
         };
         let value = match op {
             BinaryOp::Eq | BinaryOp::Ne => {
+                // Both null: equal; one null: unequal; else the operator itself (a
+                // user-defined `!=` is called, not `==` negated).
                 let a_null = self.null_test(ea.clone(), true, span);
                 let b_null = self.null_test(eb.clone(), true, span);
                 let both_null = BExpr::new(BKind::AndAlso(Box::new(a_null.clone()), Box::new(b_null.clone())), boolean, span);
                 let either_null = BExpr::new(BKind::OrElse(Box::new(a_null), Box::new(b_null)), boolean, span);
                 let (x, y) = (unwrap(self, ea, ua), unwrap(self, eb, ub));
-                let eq = self.make_binary(BinaryOp::Eq, x, y, span);
-                let f = BExpr::new(BKind::Const(ConstVal::Bool(false)), boolean, span);
-                let t = BExpr::new(BKind::Const(ConstVal::Bool(true)), boolean, span);
-                let inner_cond = BExpr::new(BKind::Cond { cond: Box::new(either_null), then: Box::new(f), otherwise: Box::new(eq) }, boolean, span);
-                let result = BExpr::new(BKind::Cond { cond: Box::new(both_null), then: Box::new(t), otherwise: Box::new(inner_cond) }, boolean, span);
-                if op == BinaryOp::Ne {
-                    BExpr::new(BKind::Unary { op: BUnOp::Not, operand: Box::new(result) }, boolean, span)
-                } else {
-                    result
-                }
+                let compared = self.make_binary(op, x, y, span);
+                let is_eq = op == BinaryOp::Eq;
+                let when_both_null = BExpr::new(BKind::Const(ConstVal::Bool(is_eq)), boolean, span);
+                let when_one_null = BExpr::new(BKind::Const(ConstVal::Bool(!is_eq)), boolean, span);
+                let inner_cond =
+                    BExpr::new(BKind::Cond { cond: Box::new(either_null), then: Box::new(when_one_null), otherwise: Box::new(compared) }, boolean, span);
+                BExpr::new(BKind::Cond { cond: Box::new(both_null), then: Box::new(when_both_null), otherwise: Box::new(inner_cond) }, boolean, span)
             }
             BinaryOp::BitAnd | BinaryOp::BitOr if ua == boolean && ub == boolean => {
                 // `bool?` logic has three values: `false & null` is false, `true | null` true.
@@ -758,6 +758,24 @@ impl MethodBinder<'_> {
         };
         let ty = value.ty;
         Some(BExpr::new(BKind::Seq { stmts: init, value: Box::new(value) }, ty, span))
+    }
+
+    /// A user-defined operator on the underlying types of nullable operands that has a
+    /// lifted form (C# §12.4.8): value-type parameters, and a value-type result (`bool`
+    /// for the comparisons).
+    fn liftable_user_operator(&mut self, op: BinaryOp, ua: TypeId, ub: TypeId, span: Span) -> Option<BExpr> {
+        let probes = [BExpr::new(BKind::Default, ua, span), BExpr::new(BKind::Default, ub, span)];
+        let call = self.user_operator(binary_op_name(op), &probes, span)?;
+        let BKind::Call { method, owner, .. } = &call.kind else { return None };
+        let params: Vec<TypeId> = self.c.meta.method(*method).params.iter().map(|p| p.ty).collect();
+        let owner = *owner;
+        let lifted_value = |s: &mut Self, t: TypeId| {
+            let t = s.member_type(t, owner);
+            s.c.meta.is_value_type(t) && s.nullable_inner(t).is_none()
+        };
+        let comparison = matches!(op, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge);
+        let result_ok = if comparison { call.ty == self.wk().boolean } else { lifted_value(self, call.ty) };
+        (result_ok && params.iter().all(|&p| lifted_value(self, p))).then_some(call)
     }
 
     /// A user-defined operator (`op_Addition`...) applicable to the operands, if any.
