@@ -575,7 +575,7 @@ impl MethodBinder<'_> {
     }
 
     /// `(byte)300`, `(int)3.9`, `(char)65` on constants: the converted constant.
-    fn fold_constant_cast(&mut self, expr: &BExpr, to: TypeId, span: Span) -> Option<BExpr> {
+    pub(super) fn fold_constant_cast(&mut self, expr: &BExpr, to: TypeId, span: Span) -> Option<BExpr> {
         let BKind::Const(c) = &expr.kind else { return None };
         // A constant of type `T?` holds the bare `T`.
         let target = self.prim(self.nullable_inner(to).unwrap_or(to))?;

@@ -37,6 +37,12 @@ impl MethodBinder<'_> {
 
     /// A unary operator (not `++`/`--`, no user-defined operator) over a bound operand.
     fn bind_unary_on(&mut self, op: UnaryOp, v: BExpr, span: Span) -> BExpr {
+        if op == UnaryOp::BitNot && self.is_enum(v.ty) {
+            return self.enum_complement(v, span);
+        }
+        if op == UnaryOp::BitNot && self.nullable_inner(v.ty).is_some_and(|t| self.is_enum(t)) {
+            return self.lifted_enum_complement(v, span);
+        }
         let boolean = self.wk().boolean;
         let inner = self.nullable_inner(v.ty);
         let base_ty = inner.unwrap_or(v.ty);
@@ -75,6 +81,40 @@ impl MethodBinder<'_> {
             return f;
         }
         BExpr::new(BKind::Unary { op: bop, operand: Box::new(operand) }, ty, span)
+    }
+
+    /// `~e` on an enum: the complement of its underlying value (computed in the promoted
+    /// type, folded when constant), narrowed back to the enum (C# §12.9.5).
+    fn enum_complement(&mut self, v: BExpr, span: Span) -> BExpr {
+        let enum_ty = v.ty;
+        let Some(under) = self.enum_underlying(enum_ty) else { return BExpr::error(span) };
+        let complement = self.bind_unary_on(UnaryOp::BitNot, retyped(v, under), span);
+        if complement.is_error() {
+            return complement;
+        }
+        let narrowed = if complement.ty == under {
+            complement
+        } else if let Some(folded) = self.fold_constant_cast(&complement, under, span) {
+            folded
+        } else {
+            // The complement of a narrow value leaves the underlying range: never checked.
+            let Some(to) = self.prim(under).and_then(|p| p.num_kind()) else { return BExpr::error(span) };
+            BExpr::new(BKind::Conv { kind: ConvKind::Numeric { to, checked: false }, operand: Box::new(complement) }, under, span)
+        };
+        retyped(narrowed, enum_ty)
+    }
+
+    /// `~e` on an `E?`: null stays null.
+    fn lifted_enum_complement(&mut self, v: BExpr, span: Span) -> BExpr {
+        let (nullable, inner) = (v.ty, self.nullable_inner(v.ty).unwrap_or(v.ty));
+        let tmp = self.temp(nullable, span);
+        let t = self.local_expr(tmp, span);
+        let unwrapped = BExpr::new(BKind::Conv { kind: ConvKind::Unbox, operand: Box::new(t.clone()) }, inner, span);
+        let complement = retyped(self.enum_complement(unwrapped, span), nullable);
+        let null = BExpr::new(BKind::Const(ConstVal::Null), nullable, span);
+        let is_null = self.null_test(t, true, span);
+        let cond = BExpr::new(BKind::Cond { cond: Box::new(is_null), then: Box::new(null), otherwise: Box::new(complement) }, nullable, span);
+        BExpr::new(BKind::Seq { stmts: vec![BStmt::new(SKind::Local { local: tmp, init: Some(v) }, span)], value: Box::new(cond) }, nullable, span)
     }
 
     /// `-2147483648` and `-9223372036854775808` are `int`/`long` literals (C# §12.9.3).
@@ -163,8 +203,10 @@ impl MethodBinder<'_> {
             }
             (BUnOp::Neg { .. }, ConstVal::Float(f)) => ConstVal::Float(-f),
             (BUnOp::Not, ConstVal::Bool(b)) => ConstVal::Bool(!b),
-            (BUnOp::BitNot, ConstVal::Int(i)) if ty == self.wk().int32 => ConstVal::Int(!(*i as i32) as i64),
-            (BUnOp::BitNot, ConstVal::Int(i)) if ty == self.wk().int64 => ConstVal::Int(!i),
+            (BUnOp::BitNot, ConstVal::Int(_) | ConstVal::UInt(_)) => {
+                let value = self.const_value(c, ty)?;
+                super::value_to_const(crate::interp::arith::bit_not(value).ok()?)?
+            }
             _ => return None,
         };
         Some(BExpr::new(BKind::Const(folded), ty, span))
