@@ -73,6 +73,12 @@ impl MethodBinder<'_> {
             Bound::Value(v) if self.is_delegate_type(v.ty) => self.bind_delegate_invoke(v, args, span),
             Bound::Property(p) => {
                 let receiver = p.receiver.clone();
+                let declared = self.member_type(self.c.meta.property(p.prop).ty, p.owner);
+                if !self.is_delegate_type(declared) && self.def_kind(p.owner) == Some(TypeDefKind::Interface) {
+                    if let Some(call) = self.methods_instead_of_member(target, receiver.clone(), args, span) {
+                        return call;
+                    }
+                }
                 let v = self.read_property(p);
                 if self.is_delegate_type(v.ty) {
                     self.bind_delegate_invoke(v, args, span)
@@ -102,6 +108,32 @@ impl MethodBinder<'_> {
                 BExpr::error(span)
             }
         }
+    }
+
+    /// `x.Count()` where one base interface of `x`'s type declares a property `Count` and
+    /// another a method (neither hides the other): an invocation's lookup drops the members that cannot be invoked
+    /// (C# §12.5), so the methods of that name are the candidates.
+    fn methods_instead_of_member(&mut self, target: &ast::Expr, receiver: Option<Box<BExpr>>, args: &[ast::Arg], span: Span) -> Option<BExpr> {
+        let ExprKind::Member { name, .. } = &target.kind else { return None };
+        let recv = receiver?;
+        let wanted = name.name.name.as_str();
+        let mut methods: Vec<(MethodId, TypeId)> = Vec::new();
+        for owner in self.member_search_order(recv.ty) {
+            let Some(def) = self.c.meta.types.def_of(owner) else { continue };
+            for &m in &self.c.meta.type_def(def).methods {
+                let md = self.c.meta.method(m);
+                if md.name == wanted && md.kind == MethodKind::Ordinary && !md.flags.has(Flags::OVERRIDE) && !self.c.explicit_impls.contains_key(&m) {
+                    methods.push((m, owner));
+                }
+            }
+        }
+        if methods.is_empty() {
+            return None;
+        }
+        let type_args = self.resolve_type_args(&name.type_args);
+        let g =
+            MethodGroup { name: wanted.to_string(), methods, receiver: Some(recv), type_args, is_base: false, nested: None, span, name_span: name.name.span };
+        Some(self.bind_group_call(g, args, span))
     }
 
     /// `list.Count()`: a member that cannot be invoked does not hide extension methods of
