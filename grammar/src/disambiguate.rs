@@ -824,12 +824,15 @@ impl<'a> Pass<'a> {
         self.is_type_end_at(name_end)
     }
 
-    /// A cast of a constant in a pattern (`case (int)5:`, `case (byte)-1:`): a type in
-    /// parentheses before a literal, where a parenthesized pattern would hold a pattern.
+    /// A cast of a constant in a pattern (`case (int)5:`, `case (byte)-1:`,
+    /// `case (Color)Shade.Dark:`): a type in parentheses before a literal or a name (a
+    /// parenthesized pattern is followed by neither, only by `when`, `and`, `or`).
     fn cast_in_pattern(&mut self, i: usize) -> Option<Token> {
         let close = self.close_of(i)?;
         let literal_at = |j: usize| self.kind(j).is_some_and(|k| k.is_literal());
-        let constant_follows = literal_at(close + 1) || (matches!(self.kind(close + 1), Some(Token::Minus | Token::Plus)) && literal_at(close + 2));
+        let name_at = |j: usize| self.kind(j) == Some(Token::Ident) && !matches!(self.name(j), "when" | "and" | "or");
+        let constant_follows =
+            literal_at(close + 1) || name_at(close + 1) || (matches!(self.kind(close + 1), Some(Token::Minus | Token::Plus)) && literal_at(close + 2));
         if !constant_follows {
             return None;
         }

@@ -63,6 +63,26 @@ struct Wrapper<'a> {
     pp: Preprocessor,
 }
 
+/// An identifier's name with its Unicode escapes (`\u0046oo` is `Foo`) decoded; the
+/// lexer's pattern admits only well-formed ones.
+fn unescape_identifier(text: &str) -> String {
+    if !text.contains('\\') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(&rest[..i]);
+        let digits = if rest[i + 1..].starts_with('U') { 8 } else { 4 };
+        let hex = rest.get(i + 2..i + 2 + digits).unwrap_or("");
+        let decoded = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32);
+        out.push(decoded.unwrap_or(char::REPLACEMENT_CHARACTER));
+        rest = rest.get(i + 2 + digits..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
 impl<'a> Wrapper<'a> {
     fn run(&mut self) {
         let mut lx = Token::lexer(self.slice);
@@ -107,7 +127,7 @@ impl<'a> Wrapper<'a> {
     fn token(&mut self, kind: Token, start: usize, end: usize) -> (Token, usize, Value) {
         let text = &self.slice[start..end];
         match kind {
-            Token::Ident => (kind, end, Value::Name(text.trim_start_matches('@').to_string())),
+            Token::Ident => (kind, end, Value::Name(unescape_identifier(text.trim_start_matches('@')))),
             Token::IntLit => self.number(kind, start, end, crate::literals::int_literal(text)),
             Token::RealLit => self.number(kind, start, end, crate::literals::real_literal(text)),
             Token::Quote | Token::AtQuote | Token::DollarQuote | Token::CharQuote => self.literal(start),

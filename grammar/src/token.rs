@@ -39,7 +39,8 @@ pub enum Token {
     Error,
 
     // --- literals and names ------------------------------------------------------------
-    #[regex(r"@?[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Cf}]*")]
+    /// An identifier; `\uXXXX` / `\UXXXXXXXX` escapes may spell any of its characters.
+    #[regex(r"@?([\p{L}\p{Nl}_]|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8})([\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Cf}]|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8})*")]
     Ident,
     #[regex(r"[0-9][0-9_]*[uUlL]*")]
     #[regex(r"0[xX][0-9a-fA-F_]*[uUlL]*")]

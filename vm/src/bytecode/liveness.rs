@@ -309,6 +309,11 @@ impl Effects {
                 e.uses.extend(range(dims, rank));
                 e.defs.push(dst);
             }
+            Op::NewArrayMultiDyn { dst, ty, dims, rank } => {
+                e.uses.push(ty);
+                e.uses.extend(range(dims, rank as usize));
+                e.defs.push(dst);
+            }
             Op::LoadElem { dst, arr, index } | Op::MakeRefElem { dst, arr, index } => e.bin(dst, arr, index),
             Op::CheckElemTypeExact { arr, .. } => e.uses.push(arr),
             Op::StoreElem { arr, index, src } | Op::StoreElemChecked { arr, index, src } => e.uses.extend([arr, index, src]),

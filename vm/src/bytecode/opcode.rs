@@ -178,6 +178,9 @@ pub enum Op {
     /// `dst <-` a new multi-dimensional array of type `ty` with `rank` lengths in
     /// `dims..dims+rank`.
     NewArrayMulti { dst: Reg, ty: TypeId, dims: Reg },
+    /// As `NewArrayMulti` with the array type taken from a register (an array of a type
+    /// parameter); `rank` is the static type's.
+    NewArrayMultiDyn { dst: Reg, ty: Reg, dims: Reg, rank: u8 },
     /// `dst <- arr[index]`. Throws `NullReferenceException`, `IndexOutOfRangeException`.
     LoadElem { dst: Reg, arr: Reg, index: Reg },
     /// `arr[index] <- src` where the array's element type is exactly the static one (a

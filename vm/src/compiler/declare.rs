@@ -249,17 +249,45 @@ impl Compiler {
         }
     }
 
+    /// A scope for resolving `sid`'s own directives: its namespace and the enclosing ones,
+    /// without its imports (usings do not see each other; `namespace A.B { using X = Y; }`
+    /// finds `Y` in `A.B`, then `A`, then the outer declarations).
+    fn directive_scope(&mut self, sid: ScopeId) -> ScopeId {
+        let sc = self.scope(sid);
+        if sc.parent.is_none() {
+            return sid;
+        }
+        let bare = ImportScope::new(sc.parent, sc.namespace.clone(), sc.file);
+        self.scopes.push(bare);
+        ScopeId((self.scopes.len() - 1) as u32)
+    }
+
+    /// `using N;` names a namespace by its full name or relative to an enclosing namespace.
+    fn using_namespace_name(&self, sid: ScopeId, name: &str) -> Option<String> {
+        let mut ns = self.scope(sid).namespace.as_str();
+        loop {
+            let full = if ns.is_empty() { name.to_string() } else { format!("{ns}.{name}") };
+            if self.namespaces.names.contains(&full) {
+                return Some(full);
+            }
+            if ns.is_empty() {
+                return None;
+            }
+            ns = ns.rsplit_once('.').map_or("", |(outer, _)| outer);
+        }
+    }
+
     fn resolve_using(&mut self, sid: ScopeId, d: &ast::UsingDirective) {
         let file = self.scope(sid).file;
         // Usings resolve names from the enclosing scope, not from themselves.
-        let outer = self.scope(sid).parent.unwrap_or(sid);
+        let outer = self.directive_scope(sid);
         let ctx = NameContext::new(outer, file, None);
         match &d.kind {
             ast::UsingKind::Namespace(q) => {
                 let name: Vec<&str> = q.parts.iter().map(|p| p.name.as_str()).collect();
                 let full = name.join(".");
-                if self.namespaces.names.contains(&full) {
-                    self.scopes[sid.0 as usize].usings.push(full);
+                if let Some(found) = self.using_namespace_name(sid, &full) {
+                    self.scopes[sid.0 as usize].usings.push(found);
                 } else if super::dotnet_namespaces::is_dotnet_namespace(&full) {
                     self.scopes[sid.0 as usize].unavailable_usings.push(full);
                 } else {

@@ -557,7 +557,15 @@ impl Vm {
                         Err(kind) => throw_kind!(kind),
                     }
                 }
-                Op::NewArrayMulti { dst, ty, dims } => {
+                Op::NewArrayMulti { dst, dims, .. } | Op::NewArrayMultiDyn { dst, dims, .. } => {
+                    let ty = match op {
+                        Op::NewArrayMultiDyn { ty, .. } => match r!(ty) {
+                            Value::Type(t) => t,
+                            _ => return Err(self.bad_operands(func, pc, "NewArrayMultiDyn")),
+                        },
+                        Op::NewArrayMulti { ty, .. } => ty,
+                        _ => crate::metadata::TypeId::ERROR,
+                    };
                     let rank = self.meta.types.array_elem(ty).map_or(1, |(_, r)| r) as u16;
                     let lens: Vec<Value> = (0..rank).map(|i| r!(Reg(dims.0 + i))).collect();
                     match self.new_array_multi(ty, &lens) {

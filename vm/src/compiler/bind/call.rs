@@ -49,6 +49,7 @@ enum Rejection {
     MissingArg(String),
     BadArg { index: usize, from: TypeId, to: TypeId, kind: ast::ArgModifier, expected: ParamKind },
     Inference,
+    Constraint(super::type_arg_constraints::ConstraintViolation),
 }
 
 impl MethodBinder<'_> {
@@ -72,6 +73,12 @@ impl MethodBinder<'_> {
             Bound::Value(v) if self.is_delegate_type(v.ty) => self.bind_delegate_invoke(v, args, span),
             Bound::Property(p) => {
                 let receiver = p.receiver.clone();
+                let declared = self.member_type(self.c.meta.property(p.prop).ty, p.owner);
+                if !self.is_delegate_type(declared) && self.def_kind(p.owner) == Some(TypeDefKind::Interface) {
+                    if let Some(call) = self.methods_instead_of_member(target, receiver.clone(), args, span) {
+                        return call;
+                    }
+                }
                 let v = self.read_property(p);
                 if self.is_delegate_type(v.ty) {
                     self.bind_delegate_invoke(v, args, span)
@@ -101,6 +108,32 @@ impl MethodBinder<'_> {
                 BExpr::error(span)
             }
         }
+    }
+
+    /// `x.Count()` where one base interface of `x`'s type declares a property `Count` and
+    /// another a method (neither hides the other): an invocation's lookup drops the members that cannot be invoked
+    /// (C# §12.5), so the methods of that name are the candidates.
+    fn methods_instead_of_member(&mut self, target: &ast::Expr, receiver: Option<Box<BExpr>>, args: &[ast::Arg], span: Span) -> Option<BExpr> {
+        let ExprKind::Member { name, .. } = &target.kind else { return None };
+        let recv = receiver?;
+        let wanted = name.name.name.as_str();
+        let mut methods: Vec<(MethodId, TypeId)> = Vec::new();
+        for owner in self.member_search_order(recv.ty) {
+            let Some(def) = self.c.meta.types.def_of(owner) else { continue };
+            for &m in &self.c.meta.type_def(def).methods {
+                let md = self.c.meta.method(m);
+                if md.name == wanted && md.kind == MethodKind::Ordinary && !md.flags.has(Flags::OVERRIDE) && !self.c.explicit_impls.contains_key(&m) {
+                    methods.push((m, owner));
+                }
+            }
+        }
+        if methods.is_empty() {
+            return None;
+        }
+        let type_args = self.resolve_type_args(&name.type_args);
+        let g =
+            MethodGroup { name: wanted.to_string(), methods, receiver: Some(recv), type_args, is_base: false, nested: None, span, name_span: name.name.span };
+        Some(self.bind_group_call(g, args, span))
     }
 
     /// `list.Count()`: a member that cannot be invoked does not hide extension methods of
@@ -408,6 +441,9 @@ impl MethodBinder<'_> {
         } else {
             self.infer_type_args(m, &declared, &param_args, expanded, pre).ok_or(Rejection::Inference)?
         };
+        if !type_args.is_empty() {
+            self.check_method_constraints(m, owner, &type_args).map_err(Rejection::Constraint)?;
+        }
         let sub = Substitution::for_method(m, &type_args);
         let ptypes: Vec<TypeId> = declared.iter().map(|&t| self.c.meta.types.subst(t, &sub)).collect();
         let mut arg_param_types = vec![TypeId::ERROR; pre.len()];
@@ -724,6 +760,7 @@ impl MethodBinder<'_> {
         let best = rejections
             .iter()
             .find(|(_, r)| matches!(r, Rejection::BadArg { .. }))
+            .or_else(|| rejections.iter().find(|(_, r)| matches!(r, Rejection::Constraint(_))))
             .or_else(|| rejections.iter().find(|(_, r)| matches!(r, Rejection::MissingArg(_) | Rejection::NoParam(_) | Rejection::Inference)))
             .or_else(|| rejections.first());
         let Some((m, r)) = best.cloned() else { return };
@@ -780,6 +817,7 @@ impl MethodBinder<'_> {
                 let _ = shown;
                 self.error(span, "CS1739", format!("The best overload for '{shown_name}' does not have a parameter named '{p}'"));
             }
+            Rejection::Constraint(v) => self.error(span, v.code, v.message),
             Rejection::Inference => {
                 let shown = self.c.member_display(m);
                 self.error(

@@ -323,7 +323,14 @@ impl MethodBinder<'_> {
                     let c = self.type_conversion(fi, to)?;
                     return Some(Conversion { kind: c.kind, implicit: false, rank: 2 });
                 }
-                None
+                // `S?` boxes to whatever `S` boxes to (`DayOfWeek?` to `Enum`, an interface
+                // of `S`): null gives a null reference (C# §10.2.9).
+                match self.type_conversion(fi, to) {
+                    Some(c) if c.implicit && matches!(c.kind, ConvKind::Box { .. }) => {
+                        Some(Conversion { kind: ConvKind::Box { from, view: false }, implicit: true, rank: 2 })
+                    }
+                    _ => None,
+                }
             }
             (None, None) => None,
         }
@@ -596,11 +603,12 @@ impl MethodBinder<'_> {
         }
     }
 
-    /// `(byte)300`, `(int)3.9`, `(char)65` on constants: the converted constant.
-    fn fold_constant_cast(&mut self, expr: &BExpr, to: TypeId, span: Span) -> Option<BExpr> {
+    /// `(byte)300`, `(int)3.9`, `(char)65`, `(E1)E2.A` on constants: the converted constant.
+    pub(super) fn fold_constant_cast(&mut self, expr: &BExpr, to: TypeId, span: Span) -> Option<BExpr> {
         let BKind::Const(c) = &expr.kind else { return None };
-        // A constant of type `T?` holds the bare `T`.
-        let target = self.prim(self.nullable_inner(to).unwrap_or(to))?;
+        // A constant of type `T?` holds the bare `T`; one of an enum type, its underlying value.
+        let bare = self.nullable_inner(to).unwrap_or(to);
+        let target = self.prim(self.enum_underlying(bare).unwrap_or(bare))?;
         let k = target.num_kind()?;
         let v = match c {
             ConstVal::Int(i) => crate::value::arith::convert(crate::value::Value::I64(*i), k, false),

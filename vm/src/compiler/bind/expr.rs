@@ -340,7 +340,7 @@ impl MethodBinder<'_> {
                 return Bound::Value(self.field_access(f, span));
             }
         }
-        if let Some(b) = self.bind_member_of_enclosing_types(seg, span) {
+        if let Some(b) = self.bind_member_of_enclosing_types(seg, span, true) {
             return b;
         }
         let ts = ast::TypeSyntax { kind: ast::TypeSyntaxKind::Named(vec![seg.clone()]), span };
@@ -354,6 +354,9 @@ impl MethodBinder<'_> {
             }
         }
         if let Some(b) = self.bind_static_using_member(seg, span) {
+            return b;
+        }
+        if let Some(b) = self.bind_member_of_enclosing_types(seg, span, false) {
             return b;
         }
         self.error(seg.name.span, "CS0103", format!("The name '{name}' does not exist in the current context"));
@@ -371,12 +374,23 @@ impl MethodBinder<'_> {
         None
     }
 
-    /// A member of the current type or an enclosing type, found by simple name.
-    fn bind_member_of_enclosing_types(&mut self, seg: &ast::NameSegment, span: Span) -> Option<Bound> {
+    /// A member of the current type or an enclosing type, found by simple name. With
+    /// `accessible_only`, a field or property code here may not use (a base class's
+    /// private one) is passed over, so the name can mean an outer type's member or a type
+    /// (C# §12.5: member lookup keeps accessible members only); the caller retries without
+    /// it to report CS0122 when nothing else has the name.
+    fn bind_member_of_enclosing_types(&mut self, seg: &ast::NameSegment, span: Span, accessible_only: bool) -> Option<Bound> {
         let mut cur = self.ctx.type_def;
         while let Some(def) = cur {
             let self_type = self.c.meta.type_def(def).self_type;
             if let Some(member) = self.lookup_member(self_type, &seg.name.name) {
+                if !self.is_member_accessible(&member) {
+                    if accessible_only {
+                        cur = self.c.meta.type_def(def).declaring_type;
+                        continue;
+                    }
+                    self.report_inaccessible_member(&member, seg.name.span);
+                }
                 let is_current = Some(def) == self.ctx.type_def;
                 return Some(self.bind_simple_member(member, seg, is_current, span));
             }
@@ -737,6 +751,37 @@ impl MethodBinder<'_> {
             let shown = self.c.member_display(m);
             self.error(span, "CS0122", format!("'{shown}' is inaccessible due to its protection level"));
         }
+    }
+
+    /// Whether code here may use a field or property found by lookup (methods are
+    /// filtered by overload resolution instead).
+    fn is_member_accessible(&self, member: &Member) -> bool {
+        match *member {
+            Member::Field(f, _) => {
+                let fd = self.c.meta.field(f);
+                self.is_accessible(fd.owner, fd.flags)
+            }
+            Member::Property(p, _) => {
+                let pd = self.c.meta.property(p);
+                self.is_accessible(pd.owner, pd.flags)
+            }
+            _ => true,
+        }
+    }
+
+    fn report_inaccessible_member(&mut self, member: &Member, span: Span) {
+        let (owner, flags, name) = match *member {
+            Member::Field(f, _) => {
+                let fd = self.c.meta.field(f);
+                (fd.owner, fd.flags, fd.name.clone())
+            }
+            Member::Property(p, _) => {
+                let pd = self.c.meta.property(p);
+                (pd.owner, pd.flags, pd.name.clone())
+            }
+            _ => return,
+        };
+        self.check_access(owner, flags, &name, span);
     }
 
     pub fn check_access(&mut self, owner: crate::metadata::TypeDefId, flags: Flags, name: &str, span: Span) {

@@ -28,6 +28,7 @@ pub mod scope_names;
 pub mod stmt;
 pub mod syntax;
 pub mod this_assignment;
+pub mod type_arg_constraints;
 pub mod warnings;
 
 use std::rc::Rc;

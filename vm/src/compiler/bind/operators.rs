@@ -37,6 +37,12 @@ impl MethodBinder<'_> {
 
     /// A unary operator (not `++`/`--`, no user-defined operator) over a bound operand.
     fn bind_unary_on(&mut self, op: UnaryOp, v: BExpr, span: Span) -> BExpr {
+        if op == UnaryOp::BitNot && self.is_enum(v.ty) {
+            return self.enum_complement(v, span);
+        }
+        if op == UnaryOp::BitNot && self.nullable_inner(v.ty).is_some_and(|t| self.is_enum(t)) {
+            return self.lifted_enum_complement(v, span);
+        }
         let boolean = self.wk().boolean;
         let inner = self.nullable_inner(v.ty);
         let base_ty = inner.unwrap_or(v.ty);
@@ -75,6 +81,40 @@ impl MethodBinder<'_> {
             return f;
         }
         BExpr::new(BKind::Unary { op: bop, operand: Box::new(operand) }, ty, span)
+    }
+
+    /// `~e` on an enum: the complement of its underlying value (computed in the promoted
+    /// type, folded when constant), narrowed back to the enum (C# §12.9.5).
+    fn enum_complement(&mut self, v: BExpr, span: Span) -> BExpr {
+        let enum_ty = v.ty;
+        let Some(under) = self.enum_underlying(enum_ty) else { return BExpr::error(span) };
+        let complement = self.bind_unary_on(UnaryOp::BitNot, retyped(v, under), span);
+        if complement.is_error() {
+            return complement;
+        }
+        let narrowed = if complement.ty == under {
+            complement
+        } else if let Some(folded) = self.fold_constant_cast(&complement, under, span) {
+            folded
+        } else {
+            // The complement of a narrow value leaves the underlying range: never checked.
+            let Some(to) = self.prim(under).and_then(|p| p.num_kind()) else { return BExpr::error(span) };
+            BExpr::new(BKind::Conv { kind: ConvKind::Numeric { to, checked: false }, operand: Box::new(complement) }, under, span)
+        };
+        retyped(narrowed, enum_ty)
+    }
+
+    /// `~e` on an `E?`: null stays null.
+    fn lifted_enum_complement(&mut self, v: BExpr, span: Span) -> BExpr {
+        let (nullable, inner) = (v.ty, self.nullable_inner(v.ty).unwrap_or(v.ty));
+        let tmp = self.temp(nullable, span);
+        let t = self.local_expr(tmp, span);
+        let unwrapped = BExpr::new(BKind::Conv { kind: ConvKind::Unbox, operand: Box::new(t.clone()) }, inner, span);
+        let complement = retyped(self.enum_complement(unwrapped, span), nullable);
+        let null = BExpr::new(BKind::Const(ConstVal::Null), nullable, span);
+        let is_null = self.null_test(t, true, span);
+        let cond = BExpr::new(BKind::Cond { cond: Box::new(is_null), then: Box::new(null), otherwise: Box::new(complement) }, nullable, span);
+        BExpr::new(BKind::Seq { stmts: vec![BStmt::new(SKind::Local { local: tmp, init: Some(v) }, span)], value: Box::new(cond) }, nullable, span)
     }
 
     /// `-2147483648` and `-9223372036854775808` are `int`/`long` literals (C# §12.9.3).
@@ -163,8 +203,10 @@ impl MethodBinder<'_> {
             }
             (BUnOp::Neg { .. }, ConstVal::Float(f)) => ConstVal::Float(-f),
             (BUnOp::Not, ConstVal::Bool(b)) => ConstVal::Bool(!b),
-            (BUnOp::BitNot, ConstVal::Int(i)) if ty == self.wk().int32 => ConstVal::Int(!(*i as i32) as i64),
-            (BUnOp::BitNot, ConstVal::Int(i)) if ty == self.wk().int64 => ConstVal::Int(!i),
+            (BUnOp::BitNot, ConstVal::Int(_) | ConstVal::UInt(_)) => {
+                let value = self.const_value(c, ty)?;
+                super::value_to_const(crate::interp::arith::bit_not(value).ok()?)?
+            }
             _ => return None,
         };
         Some(BExpr::new(BKind::Const(folded), ty, span))
@@ -375,7 +417,8 @@ impl MethodBinder<'_> {
         BExpr::new(BKind::Conv { kind: ConvKind::Cast, operand: Box::new(call) }, ty, span)
     }
 
-    /// Enum operators: comparisons and `& | ^` between the same enum, `E ± n`, `E - E`.
+    /// Enum operators: comparisons and `& | ^` between the same enum (or an enum and the
+    /// constant `0`, which converts to any enum), `E ± n`, `E - E`.
     fn enum_binary(&mut self, op: BinaryOp, a: &BExpr, b: &BExpr, span: Span) -> Option<BExpr> {
         let (ea, eb) = (self.is_enum(a.ty), self.is_enum(b.ty));
         if !ea && !eb {
@@ -395,7 +438,9 @@ impl MethodBinder<'_> {
                 let (l, r) = (as_under(a), self.coerce(as_under(b), under));
                 Some(BExpr::new(BKind::Binary { op: cmp_op(op), left: Box::new(l), right: Box::new(r) }, boolean, span))
             }
-            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor if ea && eb && a.ty == b.ty => {
+            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
+                if (ea && eb && a.ty == b.ty) || (ea && other_is_const_zero(b)) || (eb && other_is_const_zero(a)) =>
+            {
                 let bop = match op {
                     BinaryOp::BitAnd => BBinOp::BitAnd,
                     BinaryOp::BitOr => BBinOp::BitOr,
@@ -671,7 +716,8 @@ impl MethodBinder<'_> {
         let snapshot = self.snapshot();
         let inner = self
             .predefined_binary(op, probe_a, probe_b, span)
-            .or_else(|| self.enum_binary(op, &BExpr::new(BKind::Default, ua, span), &BExpr::new(BKind::Default, ub, span), span));
+            .or_else(|| self.enum_binary(op, &BExpr::new(BKind::Default, ua, span), &BExpr::new(BKind::Default, ub, span), span))
+            .or_else(|| self.liftable_user_operator(op, ua, ub, span));
         self.restore(snapshot);
         let inner = inner?;
         if inner.is_error() {
@@ -689,21 +735,20 @@ impl MethodBinder<'_> {
         };
         let value = match op {
             BinaryOp::Eq | BinaryOp::Ne => {
+                // Both null: equal; one null: unequal; else the operator itself (a
+                // user-defined `!=` is called, not `==` negated).
                 let a_null = self.null_test(ea.clone(), true, span);
                 let b_null = self.null_test(eb.clone(), true, span);
                 let both_null = BExpr::new(BKind::AndAlso(Box::new(a_null.clone()), Box::new(b_null.clone())), boolean, span);
                 let either_null = BExpr::new(BKind::OrElse(Box::new(a_null), Box::new(b_null)), boolean, span);
                 let (x, y) = (unwrap(self, ea, ua), unwrap(self, eb, ub));
-                let eq = self.make_binary(BinaryOp::Eq, x, y, span);
-                let f = BExpr::new(BKind::Const(ConstVal::Bool(false)), boolean, span);
-                let t = BExpr::new(BKind::Const(ConstVal::Bool(true)), boolean, span);
-                let inner_cond = BExpr::new(BKind::Cond { cond: Box::new(either_null), then: Box::new(f), otherwise: Box::new(eq) }, boolean, span);
-                let result = BExpr::new(BKind::Cond { cond: Box::new(both_null), then: Box::new(t), otherwise: Box::new(inner_cond) }, boolean, span);
-                if op == BinaryOp::Ne {
-                    BExpr::new(BKind::Unary { op: BUnOp::Not, operand: Box::new(result) }, boolean, span)
-                } else {
-                    result
-                }
+                let compared = self.make_binary(op, x, y, span);
+                let is_eq = op == BinaryOp::Eq;
+                let when_both_null = BExpr::new(BKind::Const(ConstVal::Bool(is_eq)), boolean, span);
+                let when_one_null = BExpr::new(BKind::Const(ConstVal::Bool(!is_eq)), boolean, span);
+                let inner_cond =
+                    BExpr::new(BKind::Cond { cond: Box::new(either_null), then: Box::new(when_one_null), otherwise: Box::new(compared) }, boolean, span);
+                BExpr::new(BKind::Cond { cond: Box::new(both_null), then: Box::new(when_both_null), otherwise: Box::new(inner_cond) }, boolean, span)
             }
             BinaryOp::BitAnd | BinaryOp::BitOr if ua == boolean && ub == boolean => {
                 // `bool?` logic has three values: `false & null` is false, `true | null` true.
@@ -755,6 +800,24 @@ impl MethodBinder<'_> {
         };
         let ty = value.ty;
         Some(BExpr::new(BKind::Seq { stmts: init, value: Box::new(value) }, ty, span))
+    }
+
+    /// A user-defined operator on the underlying types of nullable operands that has a
+    /// lifted form (C# §12.4.8): value-type parameters, and a value-type result (`bool`
+    /// for the comparisons).
+    fn liftable_user_operator(&mut self, op: BinaryOp, ua: TypeId, ub: TypeId, span: Span) -> Option<BExpr> {
+        let probes = [BExpr::new(BKind::Default, ua, span), BExpr::new(BKind::Default, ub, span)];
+        let call = self.user_operator(binary_op_name(op), &probes, span)?;
+        let BKind::Call { method, owner, .. } = &call.kind else { return None };
+        let params: Vec<TypeId> = self.c.meta.method(*method).params.iter().map(|p| p.ty).collect();
+        let owner = *owner;
+        let lifted_value = |s: &mut Self, t: TypeId| {
+            let t = s.member_type(t, owner);
+            s.c.meta.is_value_type(t) && s.nullable_inner(t).is_none()
+        };
+        let comparison = matches!(op, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge);
+        let result_ok = if comparison { call.ty == self.wk().boolean } else { lifted_value(self, call.ty) };
+        (result_ok && params.iter().all(|&p| lifted_value(self, p))).then_some(call)
     }
 
     /// A user-defined operator (`op_Addition`...) applicable to the operands, if any.

@@ -162,6 +162,9 @@ impl FnBuilder<'_> {
         if self.is_state_machine_kickoff() {
             return self.create_state_machine(params);
         }
+        if self.forwarding_stub {
+            return;
+        }
         let hoisted: Vec<LocalId> = params.iter().copied().filter(|&p| self.shared.locals[p.0 as usize].hoisted).collect();
         let is_method = matches!(self.env, EnvKind::Method);
         let needs_this = is_method && self.shared.captures_this && self.this_reg.is_some() && self.any_nested_captures_locals();

@@ -1265,7 +1265,10 @@ impl FnBuilder<'_> {
         for (s, &r) in sizes.iter().zip(&regs) {
             self.emit_into(s, r);
         }
-        self.emit(Op::NewArrayMulti { dst, ty, dims: first });
+        match self.type_operand(ty) {
+            TypeOperand::Closed(t) => self.emit(Op::NewArrayMulti { dst, ty: t, dims: first }),
+            TypeOperand::Reg(t) => self.emit(Op::NewArrayMultiDyn { dst, ty: t, dims: first, rank: sizes.len() as u8 }),
+        };
     }
 
     /// Whether an array of static type `array_ty` holds exactly its static element type, so

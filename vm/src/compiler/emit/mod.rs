@@ -101,6 +101,19 @@ pub struct FnBuilder<'a> {
     pub classic: Option<classic::MoveNextState>,
     /// Notes for `vm lower` ([`report`]), when the compilation keeps them.
     notes: Option<report::EmitNotes>,
+    /// The function only hands its arguments to the code method (an async method's task
+    /// entry, an iterator's `MakeIterator`): it makes no display, so the code method's own
+    /// display is the one its nested functions find the parameters in.
+    forwarding_stub: bool,
+}
+
+/// Whether a body is a stub that forwards its arguments to the method holding the code.
+fn is_forwarding_stub(body: &BoundBody) -> bool {
+    let value = match &body.body.kind {
+        SKind::Return(Some(e)) | SKind::Expr(e) => e,
+        _ => return false,
+    };
+    matches!(value.kind, BKind::StartAsync { .. } | BKind::MakeIterator { .. })
 }
 
 /// Whether a statement contains a `try` with a `finally` (a `return` through it needs a
@@ -378,6 +391,7 @@ impl<'a> FnBuilder<'a> {
             current_span: body.body.span,
             classic: None,
             notes: None,
+            forwarding_stub: is_forwarding_stub(body),
         }
     }
 

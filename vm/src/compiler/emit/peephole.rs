@@ -331,6 +331,7 @@ fn simple_dst_mut(op: &mut Op) -> Option<&mut Reg> {
         | Op::NewArray { dst, .. }
         | Op::NewArrayDyn { dst, .. }
         | Op::NewArrayMulti { dst, .. }
+        | Op::NewArrayMultiDyn { dst, .. }
         | Op::LoadElem { dst, .. }
         | Op::LoadElemMulti { dst, .. }
         | Op::ElemIndex { dst, .. }
