@@ -7,7 +7,6 @@ use super::Compiler;
 use crate::metadata::{FileId, Flags, MethodId, MethodKind, ParamOwner, Substitution, TypeDefId, TypeDefKind, TypeId, TypeKind};
 use grammar::span::Span;
 
-
 /// The most instance (or static) fields a type may have: the field instructions address a
 /// slot with 16 bits.
 const MAX_FIELD_SLOTS: u32 = u16::MAX as u32 + 1;
@@ -60,7 +59,12 @@ impl Compiler {
         if next.max(next_static) > MAX_FIELD_SLOTS {
             let d = self.meta.type_def(def);
             let (file, span, name) = (d.file, d.span, d.name.clone());
-            self.error(file, span, "CSL9002", format!("'{name}' has more fields than cs-lite's limit of {MAX_FIELD_SLOTS} per type (instance or static, with its base classes')"));
+            self.error(
+                file,
+                span,
+                "CSL9002",
+                format!("'{name}' has more fields than cs-lite's limit of {MAX_FIELD_SLOTS} per type (instance or static, with its base classes')"),
+            );
         }
         let d = &mut self.meta.type_defs[def.index()];
         d.instance_slots = next;
