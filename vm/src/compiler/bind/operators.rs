@@ -205,7 +205,7 @@ impl MethodBinder<'_> {
             (BUnOp::Not, ConstVal::Bool(b)) => ConstVal::Bool(!b),
             (BUnOp::BitNot, ConstVal::Int(_) | ConstVal::UInt(_)) => {
                 let value = self.const_value(c, ty)?;
-                super::value_to_const(crate::interp::arith::bit_not(value).ok()?)?
+                super::value_to_const(crate::value::arith::bit_not(value).ok()?)?
             }
             _ => return None,
         };
