@@ -45,6 +45,7 @@ fn run_flag(flag: &str, value: &mut dyn FnMut() -> Result<String, UsageError>, c
         "--lowering" => compile.lowering = parse_lowering(&value()?)?,
         "--cpus" => vm.cpus = parse_number(flag, &value()?)?,
         "--seed" => vm.seed = parse_number(flag, &value()?)?,
+        "--explore" => vm.explore = Some(parse_number(flag, &value()?)?),
         "--now" => vm.now_ticks = crate::runtime::host_model::parse_utc_instant(&value()?).map_err(UsageError)?,
         "--stats" => vm.stats = true,
         "--warnaserror" => compile.warnings_as_errors = true,

@@ -31,7 +31,10 @@ options:
   --lowering=classic|runtime   how async methods are lowered when no attribute decides
   --cpus N                     Environment.ProcessorCount of the simulated machine (default 2)
   --seed N                     seed for new Random(), Random.Shared, Guid.NewGuid() and
-                               the order runnable threads run in (default 0)
+                               the order runnable threads run in (default 0; any other
+                               seed also varies time slices and where threads are preempted)
+  --explore N                  run the program under seeds 0 to N-1 and report the runs whose
+                               output, exit code or deadlock differ (exit code 5 if any do)
   --now INSTANT                DateTime.UtcNow when the program starts, e.g.
                                2026-01-01T00:00:00Z (the default); it moves on virtual time
   --stats                      print allocation statistics after the run

@@ -3,8 +3,8 @@
 
 use std::io::Write;
 
-use super::scheduler::{SliceEnd, Termination};
 use super::scheduler::Status;
+use super::scheduler::{SliceEnd, Termination};
 use super::value::Value;
 use super::Vm;
 use crate::metadata::{Flags, MethodId, TypeKind};

@@ -29,6 +29,9 @@ pub struct VmOptions {
     /// it was resumed from instead of allocating one (dotnet/runtime PR #125556,
     /// `JitAsyncReuseContinuations`): one continuation per invocation, not per suspension.
     pub reuse_continuations: bool,
+    /// `--explore N`: run the program under seeds 0 to N-1 and compare the runs
+    /// ([`crate::explore`]).
+    pub explore: Option<u64>,
     /// Where `Console.In` reads from, and whether the console's streams are redirected.
     pub console: ConsoleOptions,
 }
@@ -78,6 +81,7 @@ impl Default for VmOptions {
             max_heap: None,
             trace: Default::default(),
             reuse_continuations: true,
+            explore: None,
             console: ConsoleOptions::default(),
         }
     }
