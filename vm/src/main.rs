@@ -46,6 +46,11 @@ options:
   --max-heap SIZE              the most the managed heap may hold (bytes, or with K, M or G)
                                before allocation throws OutOfMemoryException (default: half
                                of the machine's memory)
+  --max-output SIZE            stop the program once its stdout and stderr hold SIZE bytes
+  --sandbox                    an in-memory file system, no environment variables, and the
+                               limits --max-steps 1000000000 --max-heap 512M --max-output 16M
+                               unless given
+  --sandbox-dir DIR            the sandbox's files start as a copy of DIR's (implies --sandbox)
   --trace                      print what threads, the thread pool, awaits and execution
                                contexts do, on virtual time, to standard error
   --timeline FILE              draw the run into FILE: an SVG picture (one lane per thread),
