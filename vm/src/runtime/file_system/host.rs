@@ -55,7 +55,7 @@ impl OpenFile for File {
         self.seek(SeekFrom::Start(offset)).and_then(|_| self.write_all(bytes)).map_err(|e| errno(&e))
     }
 
-    fn len(&self) -> FsResult<u64> {
+    fn byte_length(&self) -> FsResult<u64> {
         self.metadata().map(|m| m.len()).map_err(|e| errno(&e))
     }
 }

@@ -53,7 +53,7 @@ impl OpenFile for MemoryFile {
         Ok(())
     }
 
-    fn len(&self) -> FsResult<u64> {
+    fn byte_length(&self) -> FsResult<u64> {
         Ok(self.content.borrow().len() as u64)
     }
 }

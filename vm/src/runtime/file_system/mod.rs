@@ -36,7 +36,7 @@ pub trait OpenFile {
     /// Reads into `buffer` from `offset`; the number of bytes read (0 at the end).
     fn read_at(&mut self, offset: u64, buffer: &mut [u8]) -> FsResult<usize>;
     fn write_at(&mut self, offset: u64, bytes: &[u8]) -> FsResult<()>;
-    fn len(&self) -> FsResult<u64>;
+    fn byte_length(&self) -> FsResult<u64>;
 }
 
 /// What `System.IO` asks of a file system; paths are as the program wrote them.

@@ -106,7 +106,7 @@ fn write(vm: &mut Vm, args: &[Value]) -> NativeResult {
 /// The file's length in bytes (-1 if it cannot be read).
 fn length(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let Some(file) = file_mut(vm, arg(args, 0))? else { return Ok(Value::I64(-1)) };
-    Ok(Value::I64(file.len().map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX))))
+    Ok(Value::I64(file.byte_length().map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX))))
 }
 
 fn close(vm: &mut Vm, args: &[Value]) -> NativeResult {
