@@ -26,17 +26,18 @@ pub fn parse_run(args: &[String]) -> Result<RunCommand, UsageError> {
     let file = args.get(i).cloned().ok_or_else(|| UsageError("no program file given".into()))?;
     vm.program_name = file.clone();
     vm.args = args[i + 1..].to_vec();
-    Ok(RunCommand { file, compile, vm })
+    Ok(RunCommand { file, compile, vm: vm.sandboxed() })
 }
 
 /// `vm run`'s options alone (the REPL's command line, a test's `// vm-args:`), applied
 /// over `compile` and `vm`; anything that is not an option is a mistake.
 pub fn parse_run_flags(args: &[String], compile: &mut CompileOptions, vm: &mut VmOptions) -> Result<(), UsageError> {
     let i = parse_options(args, |flag, value| known_or_unknown(run_flag(flag, value, compile, vm)?, flag, ""))?;
-    match args.get(i) {
-        Some(extra) => Err(UsageError(format!("unexpected argument '{extra}'"))),
-        None => Ok(()),
+    if let Some(extra) = args.get(i) {
+        return Err(UsageError(format!("unexpected argument '{extra}'")));
     }
+    *vm = std::mem::take(vm).sandboxed();
+    Ok(())
 }
 
 /// Applies one of `vm run`'s flags; `false` if `flag` is not one of them.
@@ -45,11 +46,15 @@ fn run_flag(flag: &str, value: &mut dyn FnMut() -> Result<String, UsageError>, c
         "--lowering" => compile.lowering = parse_lowering(&value()?)?,
         "--cpus" => vm.cpus = parse_number(flag, &value()?)?,
         "--seed" => vm.seed = parse_number(flag, &value()?)?,
+        "--explore" => vm.explore = Some(parse_number(flag, &value()?)?),
         "--now" => vm.now_ticks = crate::runtime::host_model::parse_utc_instant(&value()?).map_err(UsageError)?,
         "--stats" => vm.stats = true,
         "--warnaserror" => compile.warnings_as_errors = true,
         "--max-steps" => vm.max_steps = Some(parse_number(flag, &value()?)?),
         "--max-heap" => vm.max_heap = Some(parse_size(flag, &value()?)?),
+        "--max-output" => vm.max_output = Some(parse_size(flag, &value()?)?),
+        "--sandbox" => vm.sandbox = true,
+        "--sandbox-dir" => vm.sandbox_dir = Some(value()?.into()),
         "--trace" => vm.trace.print = true,
         "--timeline" => vm.trace.timeline = Some(value()?.into()),
         "--reuse-continuations" => vm.reuse_continuations = parse_bool(flag, &value()?)?,

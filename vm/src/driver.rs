@@ -28,6 +28,9 @@ pub fn compile_file(path: &str, source: &str, options: CompileOptions) -> Result
 /// Compiles and runs one file, writing its output to `sinks`; returns the exit code. A
 /// benchmark program's benchmarks run as a dry job (allocations only, see [`crate::bench`]).
 pub fn run_file(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, sinks: Sinks) -> i32 {
+    if let Some(runs) = vm_options.explore {
+        return crate::explore::explore_file(path, source, options, vm_options, runs, sinks);
+    }
     run_with(path, source, options, vm_options, sinks, &Benchmarks::Dry, drop)
 }
 
@@ -49,6 +52,9 @@ enum Benchmarks {
 /// the compiled code, the library's syntax trees) is left to the operating system rather
 /// than freed object by object.
 pub fn run_file_and_leave_memory(path: &str, source: &str, options: CompileOptions, vm_options: VmOptions, sinks: Sinks) -> i32 {
+    if vm_options.explore.is_some() {
+        return run_file(path, source, options, vm_options, sinks);
+    }
     run_with(path, source, options, vm_options, sinks, &Benchmarks::Dry, std::mem::forget)
 }
 

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod compiler;
 pub mod deep_stack;
 pub mod driver;
+pub mod explore;
 pub mod interp;
 pub mod lower;
 pub mod metadata;

@@ -31,7 +31,10 @@ options:
   --lowering=classic|runtime   how async methods are lowered when no attribute decides
   --cpus N                     Environment.ProcessorCount of the simulated machine (default 2)
   --seed N                     seed for new Random(), Random.Shared, Guid.NewGuid() and
-                               the order runnable threads run in (default 0)
+                               the order runnable threads run in (default 0; any other
+                               seed also varies time slices and where threads are preempted)
+  --explore N                  run the program under seeds 0 to N-1 and report the runs whose
+                               output, exit code or deadlock differ (exit code 5 if any do)
   --now INSTANT                DateTime.UtcNow when the program starts, e.g.
                                2026-01-01T00:00:00Z (the default); it moves on virtual time
   --stats                      print allocation statistics after the run
@@ -43,6 +46,11 @@ options:
   --max-heap SIZE              the most the managed heap may hold (bytes, or with K, M or G)
                                before allocation throws OutOfMemoryException (default: half
                                of the machine's memory)
+  --max-output SIZE            stop the program once its stdout and stderr hold SIZE bytes
+  --sandbox                    an in-memory file system, no environment variables, and the
+                               limits --max-steps 1000000000 --max-heap 512M --max-output 16M
+                               unless given
+  --sandbox-dir DIR            the sandbox's files start as a copy of DIR's (implies --sandbox)
   --trace                      print what threads, the thread pool, awaits and execution
                                contexts do, on virtual time, to standard error
   --timeline FILE              draw the run into FILE: an SVG picture (one lane per thread),

@@ -51,6 +51,10 @@ pub struct Function {
     /// standard library's code is never interrupted, which makes its synchronization
     /// primitives simple (a thread only gives up the CPU where it parks).
     pub preemptible: bool,
+    /// Schedule exploration (`--seed` other than 0, `--explore`): a preemptible function
+    /// may also lose the CPU before a store to shared memory or a call, so a race between
+    /// reading and writing a shared variable can show. Set when the VM loads the function.
+    pub chaos_points: bool,
     pub code: Vec<Op>,
     /// The constant pool after loading (strings are heap references, pinned by the VM).
     pub consts: Vec<Value>,

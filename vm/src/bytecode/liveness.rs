@@ -549,6 +549,7 @@ mod tests {
             method: MethodId(0),
             name: "t".into(),
             preemptible: true,
+            chaos_points: false,
             code,
             consts: Vec::new(),
             pool: Vec::new(),

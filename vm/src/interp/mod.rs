@@ -120,6 +120,9 @@ impl Vm {
     /// Runs the current green thread until its bottom frame returns, it parks, or its fuel
     /// runs out (the scheduler's unit of work).
     pub fn run_slice(&mut self) -> SliceEnd {
+        if let Some(fuel) = self.sched.chaos_fuel() {
+            self.thread.fuel = fuel;
+        }
         let mut functions = self.functions.clone();
         loop {
             self.refresh_functions(&mut functions);
@@ -155,7 +158,7 @@ impl Vm {
 
     /// A new slice of fuel, unless the run's step budget (`--max-steps`) is spent.
     fn refuel(&mut self) -> Result<(), InvokeError> {
-        self.steps_taken += FUEL_PER_SLICE;
+        self.steps_taken += self.sched.slice_fuel();
         if self.options.max_steps.is_some_and(|max| self.steps_taken >= max) {
             return Err(InvokeError::Terminated(Termination::StepBudgetSpent(self.steps_taken)));
         }
@@ -217,6 +220,21 @@ impl Vm {
                 }
                 pc = target;
             }};
+        }
+        // Under schedule exploration, a store to shared memory or a call in user code spends
+        // fuel too, and an empty tank ends the slice before the instruction runs (it runs
+        // when the thread is back), so another thread can get between a read and a write.
+        macro_rules! chaos_point {
+            () => {
+                if func.chaos_points {
+                    self.thread.fuel = self.thread.fuel.saturating_sub(1);
+                    if self.thread.fuel == 0 {
+                        pc -= 1;
+                        save_pc!();
+                        return Ok(Flow::OutOfFuel);
+                    }
+                }
+            };
         }
         // Continue in the frame now on top of the stack (after an inline call or return);
         // a function compiled after this loop started is left to the caller's next round.
@@ -493,6 +511,7 @@ impl Vm {
                     }
                 }
                 Op::StoreField { obj, slot, src } => {
+                    chaos_point!();
                     let v = r!(src);
                     if !self.store_field(r!(obj), slot, v) {
                         throw_kind!(ExceptionKind::NullReference);
@@ -504,6 +523,7 @@ impl Vm {
                     r!(dst) = self.statics_mut(ty).get(slot).copied().unwrap_or(Value::Null);
                 }
                 Op::StoreStatic { ty, field, src } => {
+                    chaos_point!();
                     ensure_type_init!(ty);
                     let slot = self.meta.field(field).slot as usize;
                     let v = r!(src);
@@ -518,6 +538,7 @@ impl Vm {
                     r!(dst) = self.statics_mut(t).get(slot).copied().unwrap_or(Value::Null);
                 }
                 Op::StoreStaticDyn { ty, field, src } => {
+                    chaos_point!();
                     let Value::Type(t) = r!(ty) else { return Err(self.bad_operands(func, pc, "StoreStaticDyn")) };
                     ensure_type_init!(t);
                     let slot = self.meta.field(field).slot as usize;
@@ -585,12 +606,14 @@ impl Vm {
                     Err(kind) => throw_kind!(kind),
                 },
                 Op::StoreElem { arr, index, src } => {
+                    chaos_point!();
                     let v = r!(src);
                     if let Err(kind) = self.store_elem(r!(arr), r!(index), v) {
                         throw_kind!(kind);
                     }
                 }
                 Op::StoreElemChecked { arr, index, src } => {
+                    chaos_point!();
                     let v = r!(src);
                     if let Err(kind) = self.store_elem_checked(r!(arr), r!(index), v) {
                         throw_kind!(kind);
@@ -689,6 +712,7 @@ impl Vm {
                     }
                 }
                 Op::CallChecked { method, base: b, dst } => {
+                    chaos_point!();
                     if r!(b).is_null() {
                         throw_kind!(ExceptionKind::NullReference);
                     }
@@ -696,10 +720,12 @@ impl Vm {
                     enter!(method, b, dst);
                 }
                 Op::Call { method, base: b, dst } => {
+                    chaos_point!();
                     save_pc!();
                     enter!(method, b, dst);
                 }
                 Op::CallFastPath { method, base: b, dst } => {
+                    chaos_point!();
                     save_pc!();
                     if let Some(v) = self.try_fast_path(method, base + b.0 as usize) {
                         r!(dst) = v;
@@ -708,6 +734,7 @@ impl Vm {
                     }
                 }
                 Op::CallVirt { method, base: b, dst } => {
+                    chaos_point!();
                     let receiver = r!(b);
                     let Some(target) = self.resolve_virtual(method, receiver) else {
                         if receiver.is_null() {
@@ -731,6 +758,7 @@ impl Vm {
                     enter!(target, b, dst);
                 }
                 Op::CallInterface { method, base: b, dst, iface } => {
+                    chaos_point!();
                     let receiver = r!(b);
                     let Value::Type(iface) = r!(iface) else { return Err(self.bad_operands(func, pc, "CallInterface")) };
                     let Some(target) = self.resolve_interface_by_type(method, iface, receiver) else {
@@ -760,6 +788,7 @@ impl Vm {
                     }
                 }
                 Op::CallDelegate { base: b, dst } => {
+                    chaos_point!();
                     save_pc!();
                     let site = self.delegate_call_site(base + b.0 as usize);
                     match site.and_then(|(m, at)| self.enter_bytecode(m, at, dst)) {

@@ -22,6 +22,9 @@ pub const DEADLOCK_EXIT_CODE: i32 = 3;
 /// The exit code when `--max-steps` stops the program.
 pub const STEP_LIMIT_EXIT_CODE: i32 = 4;
 
+/// The exit code when the program wrote more than `--max-output` allows.
+pub const OUTPUT_LIMIT_EXIT_CODE: i32 = 6;
+
 /// The exit code of a process killed by a stack overflow (`SIGABRT`), as `dotnet` reports
 /// it on Linux.
 pub const STACK_OVERFLOW_EXIT_CODE: i32 = 134;

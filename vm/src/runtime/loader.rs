@@ -58,6 +58,7 @@ impl Vm {
             consts.push(self.pool_value(entry)?);
         }
         f.consts = consts;
+        f.chaos_points = f.preemptible && self.sched.explores();
         Ok(())
     }
 

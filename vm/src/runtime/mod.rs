@@ -7,6 +7,7 @@ pub mod clr_size;
 pub mod console_input;
 pub mod entry;
 pub mod exceptions;
+pub mod file_system;
 pub mod hashtable;
 pub mod heap;
 pub mod host_call;
@@ -81,6 +82,10 @@ pub struct Vm {
     pub options: VmOptions,
     /// Loop iterations run so far (counted a slice at a time).
     pub steps_taken: u64,
+    /// Bytes the program wrote to standard output and error so far (for `--max-output`).
+    pub output_written: usize,
+    /// Where `System.IO` reads and writes files: the host's, or the sandbox's in memory.
+    pub files: Box<dyn file_system::FileSystem>,
     /// The green threads and the virtual clock.
     pub sched: scheduler::Scheduler,
     /// The random bytes the operating system would give (`--seed`).
@@ -136,9 +141,11 @@ impl Vm {
             sched: scheduler::Scheduler::new(options.seed, options.cpus as usize),
             entropy: host_model::Entropy::new(options.seed),
             stats: stats::Stats::new(options.stats),
+            files: file_system::for_options(&options),
             tracer: options.trace.any().then(|| Box::new(trace::Tracer::new(options.trace.clone()))),
             options,
             steps_taken: 0,
+            output_written: 0,
             object_locks: HashMap::new(),
             thread_ec_slot: None,
             thread_sc_slot: None,

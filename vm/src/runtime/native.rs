@@ -62,8 +62,8 @@ pub enum NativeData {
     /// The result of `typeof`/`GetType` cached per type lives in `Obj::Type`; this holds a
     /// type list for reflection-like helpers.
     Types(Vec<TypeId>),
-    /// An open host file (`None` once closed), see `intrinsics::files`.
-    File(Option<std::fs::File>),
+    /// An open file (`None` once closed), see `intrinsics::files`.
+    File(Option<Box<dyn super::file_system::OpenFile>>),
     /// A `BigInteger`'s value, see `intrinsics::bigint`.
     BigInt(num_bigint::BigInt),
     /// A compiled `Regex`, see `intrinsics::regex`.

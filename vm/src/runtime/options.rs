@@ -29,6 +29,18 @@ pub struct VmOptions {
     /// it was resumed from instead of allocating one (dotnet/runtime PR #125556,
     /// `JitAsyncReuseContinuations`): one continuation per invocation, not per suspension.
     pub reuse_continuations: bool,
+    /// `--explore N`: run the program under seeds 0 to N-1 and compare the runs
+    /// ([`crate::explore`]).
+    pub explore: Option<u64>,
+    /// `--sandbox`: the program gets an in-memory file system (seeded from `sandbox_dir`),
+    /// no host environment variables, and the limits below by default
+    /// ([`VmOptions::sandboxed`]).
+    pub sandbox: bool,
+    /// `--sandbox-dir DIR`: the folder whose files the sandbox's file system starts with.
+    pub sandbox_dir: Option<std::path::PathBuf>,
+    /// The most bytes the program may write to standard output and error together
+    /// (`--max-output`); beyond it the program is stopped.
+    pub max_output: Option<usize>,
     /// Where `Console.In` reads from, and whether the console's streams are redirected.
     pub console: ConsoleOptions,
 }
@@ -78,8 +90,31 @@ impl Default for VmOptions {
             max_heap: None,
             trace: Default::default(),
             reuse_continuations: true,
+            explore: None,
+            sandbox: false,
+            sandbox_dir: None,
+            max_output: None,
             console: ConsoleOptions::default(),
         }
+    }
+}
+
+/// `--sandbox`'s limits when the command line does not set them.
+pub const SANDBOX_MAX_STEPS: u64 = 1_000_000_000;
+pub const SANDBOX_MAX_HEAP: usize = 512 << 20;
+pub const SANDBOX_MAX_OUTPUT: usize = 16 << 20;
+
+impl VmOptions {
+    /// Under `--sandbox`, the limits the command line left unset get the sandbox's
+    /// defaults (`--sandbox-dir` implies `--sandbox`).
+    pub fn sandboxed(mut self) -> VmOptions {
+        self.sandbox |= self.sandbox_dir.is_some();
+        if self.sandbox {
+            self.max_steps = self.max_steps.or(Some(SANDBOX_MAX_STEPS));
+            self.max_heap = self.max_heap.or(Some(SANDBOX_MAX_HEAP));
+            self.max_output = self.max_output.or(Some(SANDBOX_MAX_OUTPUT));
+        }
+        self
     }
 }
 

@@ -22,7 +22,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use super::heap::GcRef;
 use super::numerics::NumberFormat;
-use super::thread::ThreadState;
+use super::thread::{ThreadState, FUEL_PER_SLICE};
 use super::value::Value;
 use crate::bytecode::Reg;
 
@@ -137,6 +137,12 @@ pub struct Scheduler {
     /// `--seed`: 0 runs threads in FIFO order; anything else picks among the runnable
     /// ones with this generator, reproducibly.
     rng: u64,
+    /// A seed other than 0 explores schedules: besides the random pick, each slice gets a
+    /// random length and user code may also be preempted before a shared store or a call
+    /// (`Function::chaos_points`), so that races show (`vm run --explore N`).
+    chaos: bool,
+    /// The fuel the running slice started with, under `chaos`.
+    chaos_slice: u64,
     /// The generator library code draws from (`Scheduler.NextRandom`: where a thread-pool
     /// worker starts stealing, hill climbing's sample intervals), seeded by `--seed`.
     library_rng: u64,
@@ -159,6 +165,8 @@ impl Scheduler {
             seq: 0,
             next_id: FIRST_USER_THREAD_ID,
             rng: seed,
+            chaos: seed != 0,
+            chaos_slice: FUEL_PER_SLICE,
             library_rng: splitmix64(seed),
             cpu_free_at: vec![0; cpus.max(1)],
             cpu_time: 0,
@@ -193,7 +201,8 @@ impl Scheduler {
     /// Thread `t` spent a slice of fuel: the slice runs on the virtual processor that is
     /// free first, and the thread goes on when it has finished there.
     pub fn charge_slice(&mut self, t: usize) {
-        let wait = self.reserve_cpu(SLICE_TICKS);
+        let ticks = if self.chaos { (SLICE_TICKS * self.chaos_slice as i64 / FUEL_PER_SLICE as i64).max(1) } else { SLICE_TICKS };
+        let wait = self.reserve_cpu(ticks);
         self.make_runnable_after(t, wait);
     }
 
@@ -225,15 +234,43 @@ impl Scheduler {
         if self.run_queue.is_empty() {
             return None;
         }
-        let i = if self.rng == 0 {
-            0
-        } else {
-            self.rng ^= self.rng << 13;
-            self.rng ^= self.rng >> 7;
-            self.rng ^= self.rng << 17;
-            (self.rng % self.run_queue.len() as u64) as usize
-        };
+        let i = if self.rng == 0 { 0 } else { (self.next_schedule_random() % self.run_queue.len() as u64) as usize };
         self.run_queue.remove(i)
+    }
+
+    /// Whether this run explores schedules (a seed other than 0).
+    pub fn explores(&self) -> bool {
+        self.chaos
+    }
+
+    /// Under schedule exploration, the fuel of the slice about to run: from 2 up to
+    /// [`FUEL_PER_SLICE`], short ones as likely as long ones (a random power of two, then a
+    /// random length below it), so a preemption can fall anywhere in a short loop.
+    pub fn chaos_fuel(&mut self) -> Option<u64> {
+        if !self.chaos {
+            return None;
+        }
+        let span = 1u64 << (self.next_schedule_random() % 14);
+        let fuel = (2 + self.next_schedule_random() % span).min(FUEL_PER_SLICE);
+        self.chaos_slice = fuel;
+        Some(fuel)
+    }
+
+    /// The fuel a slice that ran out of it had spent (for `--max-steps`).
+    pub fn slice_fuel(&self) -> u64 {
+        if self.chaos {
+            self.chaos_slice
+        } else {
+            FUEL_PER_SLICE
+        }
+    }
+
+    /// The scheduler's own generator (xorshift64), seeded by `--seed`.
+    fn next_schedule_random(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
     }
 
     /// Parks the current thread (it already gave up the CPU); with `timeout` it wakes by

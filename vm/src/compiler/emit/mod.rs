@@ -622,6 +622,7 @@ impl<'a> FnBuilder<'a> {
             method: self.method,
             name: format!("{owner}.{}", md.name),
             preemptible,
+            chaos_points: false,
             code: self.code,
             consts: Vec::new(),
             pool: self.pool,

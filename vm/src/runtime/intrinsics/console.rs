@@ -1,6 +1,7 @@
 //! `System.Console` and `System.Environment`.
 
 use super::support::{arg, int_arg};
+use crate::runtime::entry::OUTPUT_LIMIT_EXIT_CODE;
 use crate::runtime::native::{NativeEntry, NativeError, NativeResult};
 use crate::runtime::value::Value;
 use crate::runtime::Vm;
@@ -22,18 +23,40 @@ pub const ENTRIES: &[NativeEntry] = &[
 
 /// `Console.Out.Write(string)`: `null` writes nothing.
 fn write_string(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    if let Some(s) = vm.string_of(arg(args, 0)) {
-        vm.write_stdout(&s);
+    match vm.string_of(arg(args, 0)) {
+        Some(s) => write_limited(vm, &s, Vm::write_stdout),
+        None => Ok(Value::Null),
     }
-    Ok(Value::Null)
 }
 
 /// `Console.Error.Write(string)`: `null` writes nothing.
 fn write_error_string(vm: &mut Vm, args: &[Value]) -> NativeResult {
-    if let Some(s) = vm.string_of(arg(args, 0)) {
-        vm.write_stderr(&s);
+    match vm.string_of(arg(args, 0)) {
+        Some(s) => write_limited(vm, &s, Vm::write_stderr),
+        None => Ok(Value::Null),
     }
-    Ok(Value::Null)
+}
+
+/// Writes `text` with `write`, within `--max-output`: the part that still fits, then the
+/// VM's message, and the program stops with [`OUTPUT_LIMIT_EXIT_CODE`].
+fn write_limited(vm: &mut Vm, text: &str, write: fn(&mut Vm, &str)) -> NativeResult {
+    let Some(max) = vm.options.max_output else {
+        write(vm, text);
+        return Ok(Value::Null);
+    };
+    let room = max.saturating_sub(vm.output_written);
+    if text.len() <= room {
+        vm.output_written += text.len();
+        write(vm, text);
+        return Ok(Value::Null);
+    }
+    let mut end = room;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    write(vm, &text[..end]);
+    vm.write_stderr(&format!("\nvm: the program was stopped after writing {max} bytes: the --max-output limit was reached\n"));
+    Err(NativeError::Exit(OUTPUT_LIMIT_EXIT_CODE))
 }
 
 /// The next line of standard input without its line break; null at the end.
@@ -88,9 +111,12 @@ fn command_line_args(vm: &mut Vm, _: &[Value]) -> NativeResult {
     Ok(vm.new_string_array(&all))
 }
 
-/// The host's environment variable, or null.
+/// The host's environment variable, or null; under `--sandbox` every variable is null.
 fn environment_variable(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let name = vm.string_arg(arg(args, 0), "variable")?;
+    if vm.options.sandbox {
+        return Ok(Value::Null);
+    }
     match std::env::var(&name) {
         Ok(value) => Ok(vm.new_str(&value)),
         Err(_) => Ok(Value::Null),

@@ -1,14 +1,13 @@
 //! The file intrinsics behind `System.IO` (`FileNative` in `stdlib/System/IO/File.cs-lite`):
-//! real files of the host, opened, read and written at an offset (as `pread`/`pwrite`),
-//! closed, deleted, and temporary files created. An open file is a heap object
+//! files opened, read and written at an offset (as `pread`/`pwrite`), closed, deleted, and
+//! temporary files created, all through the VM's `FileSystem` (`runtime/file_system/`: the
+//! host's files, or `--sandbox`'s in memory). An open file is a heap object
 //! (`NativeData::File`), so a stream nobody closes is closed by the collector, as a
 //! `SafeFileHandle`'s finalizer would. Failures are returned as the OS error number; the
 //! cs-lite side turns them into .NET's exceptions and messages.
 
-use std::fs::{File, OpenOptions};
-use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
-
 use super::support::{arg, int_arg, nre};
+use crate::runtime::file_system::{FsResult, OpenFile, OpenMode, EEXIST, EIO};
 use crate::runtime::native::{NativeData, NativeEntry, NativeError, NativeResult};
 use crate::runtime::object::Obj;
 use crate::runtime::value::Value;
@@ -34,71 +33,19 @@ pub static ENTRIES: &[NativeEntry] = &[
     NativeEntry { name: "FileNative.FileLength", func: file_length },
 ];
 
-// Error numbers as Linux has them (what the cs-lite side maps to exceptions).
-const ENOENT: i32 = 2;
-const EIO: i32 = 5;
-const EACCES: i32 = 13;
-const EEXIST: i32 = 17;
-/// What the VM reports when a folder on the path is missing (Linux says ENOENT for both;
-/// .NET tells them apart with a second look, as `missing_error` does).
-const ENOTDIR: i32 = 20;
-const EISDIR: i32 = 21;
-const ENOTEMPTY: i32 = 39;
-
-/// The OS error number of a failure.
-fn errno(e: &std::io::Error) -> i32 {
-    if let Some(n) = e.raw_os_error() {
-        return n;
-    }
-    match e.kind() {
-        ErrorKind::NotFound => ENOENT,
-        ErrorKind::PermissionDenied => EACCES,
-        ErrorKind::AlreadyExists => EEXIST,
-        _ => EIO,
-    }
-}
-
-/// `Open(path, mode, access)`: mode is `FileMode` (1 CreateNew, 2 Create, 3 Open,
-/// 4 OpenOrCreate, 5 Truncate, 6 Append), access `FileAccess` (1 Read, 2 Write, 3 both).
+/// `Open(path, mode, access)`: mode is `FileMode`, access `FileAccess` (see [`OpenMode`]).
 /// Returns the open file, or the error number as an `int`.
 fn open(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let path = vm.string_arg(arg(args, 0), "path")?;
-    let (mode, access) = (int_arg(args, 1), int_arg(args, 2));
-    let mut options = OpenOptions::new();
-    options.read(access & 1 != 0).write(access & 2 != 0);
-    match mode {
-        1 => options.create_new(true),
-        2 => options.create(true).truncate(true),
-        4 => options.create(true),
-        5 => options.truncate(true),
-        6 => options.create(true).append(true),
-        _ => &mut options,
-    };
-    let file = match options.open(&path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Value::I32(missing_error(&path))),
-        Err(e) => return Ok(Value::I32(errno(&e))),
-    };
-    match file.metadata() {
-        Ok(m) if m.is_dir() => return Ok(Value::I32(EISDIR)),
-        Err(e) => return Ok(Value::I32(errno(&e))),
-        Ok(_) => {}
-    }
-    Ok(Value::Ref(vm.heap.alloc(Obj::Native(Box::new(NativeData::File(Some(file)))))))
-}
-
-/// ENOENT when the file is missing from an existing folder, ENOTDIR when the folder is.
-fn missing_error(path: &str) -> i32 {
-    let parent_exists = std::path::Path::new(path).parent().is_none_or(|p| p.as_os_str().is_empty() || p.is_dir());
-    if parent_exists {
-        ENOENT
-    } else {
-        ENOTDIR
+    let how = OpenMode { mode: int_arg(args, 1), access: int_arg(args, 2) };
+    match vm.files.open(&path, how) {
+        Ok(file) => Ok(Value::Ref(vm.heap.alloc(Obj::Native(Box::new(NativeData::File(Some(file))))))),
+        Err(errno) => Ok(Value::I32(errno)),
     }
 }
 
 /// The open file behind a handle (`None` once closed).
-fn file_mut(vm: &mut Vm, handle: Value) -> Result<Option<&mut File>, NativeError> {
+fn file_mut(vm: &mut Vm, handle: Value) -> Result<Option<&mut Box<dyn OpenFile>>, NativeError> {
     match handle.gc_ref().and_then(|r| vm.heap.get_mut(r)) {
         Some(Obj::Native(n)) => match n.as_mut() {
             NativeData::File(f) => Ok(f.as_mut()),
@@ -126,9 +73,9 @@ fn read(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let (start, n) = byte_range(vm, buffer, int_arg(args, 2), int_arg(args, 3))?;
     let Some(file) = file_mut(vm, arg(args, 0))? else { return Ok(Value::I32(-EIO)) };
     let mut bytes = vec![0u8; n];
-    let got = match file.seek(SeekFrom::Start(u64::try_from(position).unwrap_or(0))).and_then(|_| file.read(&mut bytes)) {
+    let got = match file.read_at(u64::try_from(position).unwrap_or(0), &mut bytes) {
         Ok(got) => got,
-        Err(e) => return Ok(Value::I32(-errno(&e))),
+        Err(errno) => return Ok(Value::I32(-errno)),
     };
     let target = buffer.gc_ref().and_then(|r| vm.heap.get_mut(r));
     let Some(Obj::Array(a)) = target else { return Err(nre()) };
@@ -150,16 +97,16 @@ fn write(vm: &mut Vm, args: &[Value]) -> NativeResult {
         })
         .collect();
     let Some(file) = file_mut(vm, arg(args, 0))? else { return Ok(Value::I32(-EIO)) };
-    match file.seek(SeekFrom::Start(u64::try_from(position).unwrap_or(0))).and_then(|_| file.write_all(&bytes)) {
+    match file.write_at(u64::try_from(position).unwrap_or(0), &bytes) {
         Ok(()) => Ok(Value::I32(0)),
-        Err(e) => Ok(Value::I32(-errno(&e))),
+        Err(errno) => Ok(Value::I32(-errno)),
     }
 }
 
 /// The file's length in bytes (-1 if it cannot be read).
 fn length(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let Some(file) = file_mut(vm, arg(args, 0))? else { return Ok(Value::I64(-1)) };
-    Ok(Value::I64(file.metadata().map_or(-1, |m| i64::try_from(m.len()).unwrap_or(i64::MAX))))
+    Ok(Value::I64(file.byte_length().map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX))))
 }
 
 fn close(vm: &mut Vm, args: &[Value]) -> NativeResult {
@@ -171,27 +118,25 @@ fn close(vm: &mut Vm, args: &[Value]) -> NativeResult {
     Ok(Value::Null)
 }
 
+/// The result of a file-system operation as the cs-lite side takes it: 0, or the error number.
+fn status(result: FsResult<()>) -> NativeResult {
+    Ok(Value::I32(result.err().unwrap_or(0)))
+}
+
 /// `Delete(path)`: 0 (also when there is no such file, as .NET's File.Delete), or the error.
 fn delete(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let path = vm.string_arg(arg(args, 0), "path")?;
-    match std::fs::remove_file(&path) {
-        Ok(()) => Ok(Value::I32(0)),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Value::I32(if missing_error(&path) == ENOENT { 0 } else { ENOTDIR })),
-        Err(e) => Ok(Value::I32(errno(&e))),
-    }
+    status(vm.files.delete(&path))
 }
 
 fn exists(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let Some(path) = vm.string_of(arg(args, 0)) else { return Ok(Value::Bool(false)) };
-    Ok(Value::Bool(std::path::Path::new(&path).is_file()))
+    Ok(Value::Bool(vm.files.file_exists(&path)))
 }
 
-/// The temporary folder, with a trailing `/` (`TMPDIR`, else `/tmp/`), as `Path.GetTempPath`.
+/// The temporary folder, with a trailing `/`, as `Path.GetTempPath`.
 fn temp_path(vm: &mut Vm, _: &[Value]) -> NativeResult {
-    let mut dir = std::env::temp_dir().to_string_lossy().into_owned();
-    if !dir.ends_with('/') {
-        dir.push('/');
-    }
+    let dir = vm.files.temp_dir();
     Ok(vm.new_str(&dir))
 }
 
@@ -199,33 +144,28 @@ fn temp_path(vm: &mut Vm, _: &[Value]) -> NativeResult {
 /// null if none could be created.
 fn create_temp_file(vm: &mut Vm, _: &[Value]) -> NativeResult {
     const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    let dir = std::env::temp_dir();
+    let dir = vm.files.temp_dir();
     for _ in 0..100 {
         let name: String = (0..6).map(|_| char::from(CHARS[vm.sched.next_random() as usize % CHARS.len()])).collect();
-        let path = dir.join(format!("tmp{name}.tmp"));
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(_) => return Ok(vm.new_str(&path.to_string_lossy())),
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+        let path = format!("{dir}tmp{name}.tmp");
+        match vm.files.create_new(&path) {
+            Ok(()) => return Ok(vm.new_str(&path)),
+            Err(EEXIST) => {}
             Err(_) => return Ok(Value::Null),
         }
     }
     Ok(Value::Null)
 }
 
-/// The result of a file-system operation as the cs-lite side takes it: 0, or the error number.
-fn status(result: std::io::Result<()>) -> NativeResult {
-    Ok(Value::I32(result.err().map_or(0, |e| errno(&e))))
-}
-
 fn directory_exists(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let Some(path) = vm.string_of(arg(args, 0)) else { return Ok(Value::Bool(false)) };
-    Ok(Value::Bool(std::path::Path::new(&path).is_dir()))
+    Ok(Value::Bool(vm.files.directory_exists(&path)))
 }
 
 /// `CreateDirectory(path)`: the folder and every missing parent; 0 or the error number.
 fn create_directory(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let path = vm.string_arg(arg(args, 0), "path")?;
-    status(std::fs::create_dir_all(&path))
+    status(vm.files.create_directory(&path))
 }
 
 /// `DeleteDirectory(path, recursive)`: 0 or the error number (ENOTEMPTY for a folder
@@ -233,14 +173,7 @@ fn create_directory(vm: &mut Vm, args: &[Value]) -> NativeResult {
 fn delete_directory(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let path = vm.string_arg(arg(args, 0), "path")?;
     let recursive = matches!(arg(args, 1), Value::Bool(true));
-    if !std::path::Path::new(&path).is_dir() {
-        return Ok(Value::I32(ENOTDIR));
-    }
-    let result = if recursive { std::fs::remove_dir_all(&path) } else { std::fs::remove_dir(&path) };
-    match result {
-        Err(e) if e.kind() == ErrorKind::DirectoryNotEmpty => Ok(Value::I32(ENOTEMPTY)),
-        other => status(other),
-    }
+    status(vm.files.delete_directory(&path, recursive))
 }
 
 /// `List(path, kinds)`: the paths of the folder's entries (kinds: 1 files, 2 folders, 3
@@ -248,25 +181,10 @@ fn delete_directory(vm: &mut Vm, args: &[Value]) -> NativeResult {
 /// program can rely on); the error number (an int) if the folder cannot be read.
 fn list(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let path = vm.string_arg(arg(args, 0), "path")?;
-    let kinds = int_arg(args, 1);
-    let entries = match std::fs::read_dir(&path) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Value::I32(ENOTDIR)),
-        Err(e) => return Ok(Value::I32(errno(&e))),
+    let names = match vm.files.list(&path, int_arg(args, 1)) {
+        Ok(names) => names,
+        Err(errno) => return Ok(Value::I32(errno)),
     };
-    let mut names: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|e| {
-            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-            if is_dir {
-                kinds & 2 != 0
-            } else {
-                kinds & 1 != 0
-            }
-        })
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
     let separator = if path.ends_with('/') { "" } else { "/" };
     let paths: Vec<String> = names.iter().map(|n| format!("{path}{separator}{n}")).collect();
     Ok(vm.new_string_array(&paths))
@@ -276,38 +194,36 @@ fn list(vm: &mut Vm, args: &[Value]) -> NativeResult {
 /// destination exists and may not be replaced).
 fn move_file(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let (source, destination) = (vm.string_arg(arg(args, 0), "sourceFileName")?, vm.string_arg(arg(args, 1), "destFileName")?);
-    if let Some(error) = transfer_error(&source, &destination, matches!(arg(args, 2), Value::Bool(true))) {
-        return Ok(Value::I32(error));
+    if taken(vm, &source, &destination, matches!(arg(args, 2), Value::Bool(true))) {
+        return Ok(Value::I32(EEXIST));
     }
-    status(std::fs::rename(&source, &destination))
+    status(vm.files.rename(&source, &destination))
 }
 
 /// `Copy(source, destination, overwrite)`: 0 or the error number.
 fn copy_file(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let (source, destination) = (vm.string_arg(arg(args, 0), "sourceFileName")?, vm.string_arg(arg(args, 1), "destFileName")?);
-    if let Some(error) = transfer_error(&source, &destination, matches!(arg(args, 2), Value::Bool(true))) {
-        return Ok(Value::I32(error));
+    if taken(vm, &source, &destination, matches!(arg(args, 2), Value::Bool(true))) {
+        return Ok(Value::I32(EEXIST));
     }
-    status(std::fs::copy(&source, &destination).map(|_| ()))
+    status(vm.files.copy(&source, &destination))
 }
 
-/// Why a file cannot be moved or copied from `source` to `destination`, checked before
-/// trying: a missing source, or a destination that exists and may not be replaced.
-fn transfer_error(source: &str, destination: &str, overwrite: bool) -> Option<i32> {
-    if !std::path::Path::new(source).is_file() {
-        return Some(missing_error(source));
-    }
-    (!overwrite && std::path::Path::new(destination).exists()).then_some(EEXIST)
+/// Whether a move or copy must fail because `destination` exists and may not be replaced
+/// (checked after the source: a missing source is the file system's error).
+fn taken(vm: &Vm, source: &str, destination: &str, overwrite: bool) -> bool {
+    let exists = vm.files.file_exists(destination) || vm.files.directory_exists(destination);
+    !overwrite && vm.files.file_exists(source) && exists
 }
 
 fn current_directory(vm: &mut Vm, _: &[Value]) -> NativeResult {
-    let dir = std::env::current_dir().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = vm.files.current_directory();
     Ok(vm.new_str(&dir))
 }
 
 /// The length of the file at `path`, or -1 if there is no such file.
 fn file_length(vm: &mut Vm, args: &[Value]) -> NativeResult {
     let path = vm.string_arg(arg(args, 0), "path")?;
-    let length = std::fs::metadata(&path).ok().filter(|m| m.is_file()).map_or(-1, |m| i64::try_from(m.len()).unwrap_or(i64::MAX));
+    let length = vm.files.file_length(&path).map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
     Ok(Value::I64(length))
 }
