@@ -206,6 +206,11 @@ fn struct_listing(vm: &Vm, report: &LoweringReport, sm: &StateMachine) -> Vec<St
     out.extend(move_next(vm, report, sm));
     out.push("    }".into());
     out.push(String::new());
+    out.push("    void IAsyncStateMachine.MoveNext()   // SharpLab's stub for MoveNext's .override of the interface method".into());
+    out.push("    {".into());
+    out.push("        this.MoveNext();".into());
+    out.push("    }".into());
+    out.push(String::new());
     out.push("    void IAsyncStateMachine.SetStateMachine(IAsyncStateMachine stateMachine)".into());
     out.push("    {".into());
     out.push("    }".into());
