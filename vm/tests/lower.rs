@@ -76,6 +76,11 @@ fn async_iterators_are_the_state_machine_under_both_lowerings() {
 }
 
 #[test]
+fn awaits_under_conditional_and_short_circuit_operators() {
+    snapshot_both("conditional_awaits", None);
+}
+
+#[test]
 fn local_functions_of_a_top_level_program() {
     snapshot_both("local_function", Some("GetNameAsync"));
 }

@@ -98,8 +98,26 @@ impl StateMachine {
                 sm.awaiters.push((a.awaiter, field, local));
             }
         }
-        sm.fields = fields;
+        let typed: Vec<(u32, String, TypeId)> = fields
+            .into_iter()
+            .map(|(slot, name, ty)| {
+                let ty = sm.spilled_type(index, &name).unwrap_or(ty);
+                (slot, name, ty)
+            })
+            .collect();
+        sm.fields = typed;
         sm
+    }
+
+    /// The type Roslyn gives spill field `name` (the VM's field is an `object` slot): the
+    /// type of the expressions spilled into it, when they agree.
+    fn spilled_type(&self, index: &ExpressionIndex, name: &str) -> Option<TypeId> {
+        if !name.starts_with("<>s__") {
+            return None;
+        }
+        let mut types = self.spilled.iter().filter(|(_, f)| f.as_str() == name).filter_map(|(&e, _)| index.shape(e).map(|(_, ty)| ty));
+        let first = types.next()?;
+        types.all(|t| t == first).then_some(first)
     }
 
     /// Register `reg`, saved into field `name` at the spill at `pc`: a local's field,
@@ -186,6 +204,11 @@ fn struct_listing(vm: &Vm, report: &LoweringReport, sm: &StateMachine) -> Vec<St
     out.push("    private void MoveNext()".into());
     out.push("    {".into());
     out.extend(move_next(vm, report, sm));
+    out.push("    }".into());
+    out.push(String::new());
+    out.push("    void IAsyncStateMachine.MoveNext()   // SharpLab's stub for MoveNext's .override of the interface method".into());
+    out.push("    {".into());
+    out.push("        this.MoveNext();".into());
     out.push("    }".into());
     out.push(String::new());
     out.push("    void IAsyncStateMachine.SetStateMachine(IAsyncStateMachine stateMachine)".into());

@@ -120,6 +120,10 @@ impl View for RuntimeView {
         AwaitText { before: Vec::new(), value: format!("await /*#{number}*/ {operand}") }
     }
 
+    fn awaits_are_statements(&self) -> bool {
+        false
+    }
+
     fn return_lines(&self, value: Option<String>, _: bool) -> Vec<String> {
         vec![value.map_or_else(|| "return;".to_string(), |v| format!("return {v};"))]
     }

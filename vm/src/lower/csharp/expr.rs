@@ -61,8 +61,12 @@ impl<V: View> Writer<'_, V> {
         if let BKind::Await(parts) = &e.kind {
             return self.await_expr(parts, index);
         }
+        let spill = index.and_then(|i| self.view.spill_field(i));
+        if let Some(t) = self.branching(e, spill.clone()) {
+            return t;
+        }
         let t = self.plain_text(e);
-        match index.and_then(|i| self.view.spill_field(i)) {
+        match spill {
             Some(field) => {
                 self.line(format!("{field} = {};", t.0));
                 Text(field, Prec::Primary)
@@ -86,6 +90,75 @@ impl<V: View> Writer<'_, V> {
             }
             None => Text(shown.value, if shown.before.is_empty() { Prec::Unary } else { Prec::Primary }),
         }
+    }
+
+    /// `c ? a : b`, `a && b`, `a || b` or `a ?? b` whose later operand needs statements
+    /// (an await), as Roslyn's spiller (`SpillSequenceSpiller`) writes it: the first operand
+    /// evaluated first, then an `if` whose branch holds the later operand's statements and
+    /// assigns a temporary (`spill`, when that is kept in a field), the expression's value.
+    fn branching(&mut self, e: &BExpr, spill: Option<String>) -> Option<Text> {
+        let awaits = self.view.awaits_are_statements();
+        let later_needs_statements = match &e.kind {
+            BKind::Cond { then, otherwise, .. } => writes_statements(then, awaits) || writes_statements(otherwise, awaits),
+            BKind::AndAlso(_, b) | BKind::OrElse(_, b) | BKind::Coalesce(_, b) => writes_statements(b, awaits),
+            _ => false,
+        };
+        if !later_needs_statements {
+            return None;
+        }
+        let tmp = match spill {
+            Some(field) => field,
+            None => {
+                let name = self.fresh_temp();
+                self.line(format!("{} {name};", self.type_text(e.ty)));
+                name
+            }
+        };
+        match &e.kind {
+            BKind::Cond { cond, then, otherwise } => {
+                let c = self.expr(cond, Prec::Assign);
+                self.line(format!("if ({c})"));
+                self.assign_in_block(&tmp, then);
+                self.line("else");
+                self.assign_in_block(&tmp, otherwise);
+            }
+            BKind::AndAlso(a, b) | BKind::OrElse(a, b) => {
+                let first = self.expr(a, Prec::Assign);
+                self.line(format!("{tmp} = {first};"));
+                let test = if matches!(e.kind, BKind::AndAlso(..)) { tmp.clone() } else { format!("!{tmp}") };
+                self.line(format!("if ({test})"));
+                self.assign_in_block(&tmp, b);
+            }
+            BKind::Coalesce(a, b) if a.ty == e.ty => {
+                let first = self.expr(a, Prec::Assign);
+                self.line(format!("{tmp} = {first};"));
+                self.line(format!("if ({tmp} == null)"));
+                self.assign_in_block(&tmp, b);
+            }
+            BKind::Coalesce(a, b) => {
+                // A nullable value: Roslyn first lowers `a ?? b` to
+                // `a.HasValue ? a.GetValueOrDefault() : b`, then spills that conditional.
+                let left = self.fresh_temp();
+                let first = self.expr(a, Prec::Assign);
+                self.line(format!("{} {left} = {first};", self.type_text(a.ty)));
+                self.line(format!("if ({left}.HasValue)"));
+                self.open();
+                self.line(format!("{tmp} = {left}.GetValueOrDefault();"));
+                self.close();
+                self.line("else");
+                self.assign_in_block(&tmp, b);
+            }
+            _ => {}
+        }
+        Some(Text(tmp, Prec::Primary))
+    }
+
+    /// `{ <statements of value>; tmp = value; }`.
+    fn assign_in_block(&mut self, tmp: &str, value: &BExpr) {
+        self.open();
+        let v = self.expr(value, Prec::Assign);
+        self.line(format!("{tmp} = {v};"));
+        self.close();
     }
 
     fn plain_text(&mut self, e: &BExpr) -> Text {
@@ -432,8 +505,18 @@ impl<V: View> Writer<'_, V> {
         if !info.name.is_empty() {
             return info.name.clone();
         }
-        let n = self.temp_names.len() + 1;
-        self.temp_names.entry(l).or_insert_with(|| format!("tmp{n}")).clone()
+        if let Some(name) = self.temp_names.get(&l) {
+            return name.clone();
+        }
+        let name = self.fresh_temp();
+        self.temp_names.insert(l, name.clone());
+        name
+    }
+
+    /// A new name for a temporary the printed code introduces (`tmp1`, `tmp2`, ...).
+    pub(super) fn fresh_temp(&mut self) -> String {
+        self.temps_made += 1;
+        format!("tmp{}", self.temps_made)
     }
 
     /// A lambda's or local function's name: Roslyn's generated one for a lambda
@@ -548,9 +631,15 @@ fn char_literal(c: u16) -> String {
 /// Whether printing `e` writes statements before its own (an `await`, a lowered sequence
 /// that is not an increment).
 pub(super) fn needs_statements(e: &BExpr) -> bool {
+    writes_statements(e, true)
+}
+
+/// Whether printing `e` writes statements before its own, in a view that writes an
+/// `await` as statements (`awaits`) or inline.
+fn writes_statements(e: &BExpr, awaits: bool) -> bool {
     let mut found = false;
     visit_expr(e, &mut |x| match &x.kind {
-        BKind::Await(_) => found = true,
+        BKind::Await(_) if awaits => found = true,
         BKind::Seq { stmts, value } if !stmts.is_empty() && increment_parts(stmts, value).is_none() => found = true,
         _ => {}
     });

@@ -32,6 +32,11 @@ pub trait View {
     fn finally_guard(&self) -> Option<String>;
     /// A comment for a `catch`/`finally` block that contains an `await`.
     fn handler_await_note(&self) -> Option<String>;
+    /// Whether an `await` is written as statements before its value (the state machine's
+    /// expansion), so an operator that evaluates it conditionally becomes an `if`.
+    fn awaits_are_statements(&self) -> bool {
+        true
+    }
     /// `yield return value;` as lowered (lines with their indentation relative to the
     /// statement), if the view lowers it.
     fn yield_return_lines(&self, _value: &str) -> Option<Vec<(isize, String)>> {
@@ -71,6 +76,8 @@ pub struct Writer<'a, V: View> {
     lines: Vec<String>,
     depth: usize,
     temp_names: HashMap<LocalId, String>,
+    /// How many `tmpN` names were given out.
+    temps_made: usize,
     label_names: HashMap<LabelId, String>,
     loops: Vec<LoopLabels>,
     /// Stand-ins for locals (a conditional access's receiver).
@@ -91,6 +98,7 @@ impl<'a, V: View> Writer<'a, V> {
             lines: Vec::new(),
             depth: 0,
             temp_names: HashMap::new(),
+            temps_made: 0,
             label_names: HashMap::new(),
             loops: Vec::new(),
             substitutes: HashMap::new(),
