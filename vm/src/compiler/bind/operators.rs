@@ -258,8 +258,13 @@ impl MethodBinder<'_> {
         if a.is_error() || b.is_error() {
             return BExpr::error(span);
         }
-        let string = self.wk().string;
-        if op == BinaryOp::Add && (a.ty == string || b.ty == string) && self.not_delegate(&a, &b) {
+        if op == BinaryOp::Add && self.not_delegate(&a, &b) && (self.is_string_operand(a.ty) || self.is_string_operand(b.ty)) {
+            // A user-defined `+` wins over the predefined string concatenation (§12.4.5).
+            if self.declares_own_operators(a.ty) || self.declares_own_operators(b.ty) {
+                if let Some(call) = self.user_operator(binary_op_name(op), &[a.clone(), b.clone()], span) {
+                    return call;
+                }
+            }
             return self.concat(a, b, span);
         }
         if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && self.is_tuple_type(a.ty) && self.is_tuple_type(b.ty) {
@@ -338,7 +343,33 @@ impl MethodBinder<'_> {
         !(self.is_delegate_type(a.ty) && self.is_delegate_type(b.ty))
     }
 
-    /// `a + b` with a string operand: every non-string part is turned into a string.
+    /// Whether an operand of type `t` makes `+` a string concatenation: a string, or a
+    /// type with an implicit user-defined conversion to string (which `string + string`
+    /// then applies).
+    fn is_string_operand(&mut self, t: TypeId) -> bool {
+        t == self.wk().string || self.converts_to_string_by_user_operator(t)
+    }
+
+    fn converts_to_string_by_user_operator(&mut self, t: TypeId) -> bool {
+        let string = self.wk().string;
+        if t == string || t == TypeId::NULL || self.prim(t).is_some() || !self.declares_own_operators(t) {
+            return false;
+        }
+        self.type_conversion(t, string).is_some_and(|c| c.implicit && matches!(c.kind, ConvKind::User(_)))
+    }
+
+    /// A class or struct of the program or library other than string, whose operators
+    /// (its own or its base classes') may apply.
+    fn declares_own_operators(&self, t: TypeId) -> bool {
+        let t = self.nullable_inner(t).unwrap_or(t);
+        t != self.wk().string
+            && t != self.wk().object
+            && self.prim(t).is_none()
+            && matches!(self.def_kind(t), Some(crate::metadata::TypeDefKind::Class | crate::metadata::TypeDefKind::Struct))
+    }
+
+    /// `a + b` with a string operand: every non-string part is turned into a string — by
+    /// its implicit user-defined conversion to string if it has one, else by `ToString()`.
     fn concat(&mut self, a: BExpr, b: BExpr, span: Span) -> BExpr {
         let string = self.wk().string;
         if let (BKind::Const(x), BKind::Const(y)) = (&a.kind, &b.kind) {
@@ -348,6 +379,7 @@ impl MethodBinder<'_> {
         }
         let mut parts = Vec::new();
         for e in [a, b] {
+            let e = if self.converts_to_string_by_user_operator(e.ty) { self.coerce(e, string) } else { e };
             match e.kind {
                 BKind::Concat(inner) if e.ty == string => parts.extend(inner),
                 _ => parts.push(self.to_string_part(e)),
