@@ -111,7 +111,8 @@ const TOKENS: &[&str] = &[
 ];
 
 fn run(name: &str, source: &str) {
-    let flags = ["--max-steps".to_string(), "200000".to_string()];
+    // In the sandbox: a mutated program must not write files on the host.
+    let flags = ["--sandbox".to_string(), "--max-steps".to_string(), "200000".to_string()];
     let lowering = CompileOptions::default().lowering;
     match catch_unwind(AssertUnwindSafe(|| support::run(name, source, &flags, &[], lowering))) {
         Err(_) => panic!("the VM panicked on {name}:\n{source}"),
