@@ -223,10 +223,7 @@ impl Vm {
             return self.concat_with_integers(first, count);
         }
         let len: usize = parts.iter().map(|&p| self.str_units(p).map_or(0, <[u16]>::len)).sum();
-        if !self.string_fits(len) {
-            let message = crate::runtime::exceptions::default_message(ExceptionKind::OutOfMemory);
-            return Err(NativeError::ThrowNew(ExceptionKind::OutOfMemory, message.to_string()));
-        }
+        self.check_string_fits(len)?;
         let mut out: Vec<u16> = Vec::with_capacity(len);
         for &p in parts {
             if let Some(s) = self.str_units(p) {

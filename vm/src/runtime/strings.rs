@@ -2,6 +2,7 @@
 //! units, and interning of literals (so `ReferenceEquals("a", "a")` holds, as in .NET).
 
 use super::heap::GcRef;
+use super::native::{ExceptionKind, NativeError};
 use super::object::Obj;
 use super::value::Value;
 use super::Vm;
@@ -25,10 +26,14 @@ impl Vm {
         Value::Ref(self.heap.alloc(Obj::Str(units.into())))
     }
 
-    /// Whether a string of `length` UTF-16 units may be made: within .NET's maximum string
-    /// length and under the heap limit (`OutOfMemoryException` otherwise).
-    pub fn string_fits(&self, length: usize) -> bool {
-        length <= MAX_STRING_LENGTH && self.heap.has_room_for(length * 2)
+    /// `OutOfMemoryException` unless a string of `length` UTF-16 units may be made: within
+    /// .NET's maximum string length and under the heap limit.
+    pub fn check_string_fits(&self, length: usize) -> Result<(), NativeError> {
+        if length <= MAX_STRING_LENGTH && self.heap.has_room_for(length * 2) {
+            return Ok(());
+        }
+        let message = super::exceptions::default_message(ExceptionKind::OutOfMemory);
+        Err(NativeError::ThrowNew(ExceptionKind::OutOfMemory, message.to_string()))
     }
 
     /// The interned string for a literal.

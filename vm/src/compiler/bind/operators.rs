@@ -258,14 +258,22 @@ impl MethodBinder<'_> {
         if a.is_error() || b.is_error() {
             return BExpr::error(span);
         }
-        if op == BinaryOp::Add && self.not_delegate(&a, &b) && (self.is_string_operand(a.ty) || self.is_string_operand(b.ty)) {
-            // A user-defined `+` wins over the predefined string concatenation (§12.4.5).
-            if self.declares_own_operators(a.ty) || self.declares_own_operators(b.ty) {
-                if let Some(call) = self.user_operator(binary_op_name(op), &[a.clone(), b.clone()], span) {
-                    return call;
+        if op == BinaryOp::Add && self.not_delegate(&a, &b) {
+            // An operand with an implicit user-defined conversion to string makes `+` a
+            // concatenation too: `string + string` applies the conversion.
+            let string = self.wk().string;
+            let (a_converts, b_converts) = (self.converts_to_string_by_user_operator(a.ty), self.converts_to_string_by_user_operator(b.ty));
+            if a.ty == string || b.ty == string || a_converts || b_converts {
+                // A user-defined `+` wins over the predefined string concatenation (§12.4.5).
+                if self.declares_own_operators(a.ty) || self.declares_own_operators(b.ty) {
+                    if let Some(call) = self.user_operator(binary_op_name(op), &[a.clone(), b.clone()], span) {
+                        return call;
+                    }
                 }
+                let a = if a_converts { self.coerce(a, string) } else { a };
+                let b = if b_converts { self.coerce(b, string) } else { b };
+                return self.concat(a, b, span);
             }
-            return self.concat(a, b, span);
         }
         if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && self.is_tuple_type(a.ty) && self.is_tuple_type(b.ty) {
             if let Some(e) = self.tuple_equality(op, a.clone(), b.clone(), span) {
@@ -343,13 +351,6 @@ impl MethodBinder<'_> {
         !(self.is_delegate_type(a.ty) && self.is_delegate_type(b.ty))
     }
 
-    /// Whether an operand of type `t` makes `+` a string concatenation: a string, or a
-    /// type with an implicit user-defined conversion to string (which `string + string`
-    /// then applies).
-    fn is_string_operand(&mut self, t: TypeId) -> bool {
-        t == self.wk().string || self.converts_to_string_by_user_operator(t)
-    }
-
     fn converts_to_string_by_user_operator(&mut self, t: TypeId) -> bool {
         let string = self.wk().string;
         if t == string || t == TypeId::NULL || self.prim(t).is_some() || !self.declares_own_operators(t) {
@@ -368,8 +369,7 @@ impl MethodBinder<'_> {
             && matches!(self.def_kind(t), Some(crate::metadata::TypeDefKind::Class | crate::metadata::TypeDefKind::Struct))
     }
 
-    /// `a + b` with a string operand: every non-string part is turned into a string — by
-    /// its implicit user-defined conversion to string if it has one, else by `ToString()`.
+    /// `a + b` with a string operand: every non-string part is turned into a string.
     fn concat(&mut self, a: BExpr, b: BExpr, span: Span) -> BExpr {
         let string = self.wk().string;
         if let (BKind::Const(x), BKind::Const(y)) = (&a.kind, &b.kind) {
@@ -379,7 +379,6 @@ impl MethodBinder<'_> {
         }
         let mut parts = Vec::new();
         for e in [a, b] {
-            let e = if self.converts_to_string_by_user_operator(e.ty) { self.coerce(e, string) } else { e };
             match e.kind {
                 BKind::Concat(inner) if e.ty == string => parts.extend(inner),
                 _ => parts.push(self.to_string_part(e)),

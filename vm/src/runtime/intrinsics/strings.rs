@@ -103,10 +103,7 @@ fn ctor_char_count(vm: &mut Vm, args: &[Value]) -> R {
     if n < 0 {
         return Err(out_of_range("count", "Non-negative number required."));
     }
-    if !vm.string_fits(n as usize) {
-        let message = crate::runtime::exceptions::default_message(ExceptionKind::OutOfMemory);
-        return Err(NativeError::ThrowNew(ExceptionKind::OutOfMemory, message.to_string()));
-    }
+    vm.check_string_fits(n as usize)?;
     ret(vm, vec![c; n as usize])
 }
 
